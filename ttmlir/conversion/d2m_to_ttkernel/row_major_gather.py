@@ -27,7 +27,7 @@ from ttmlir.dialects import d2m, ttkernel
 from ttmlir.errors import PassFailure
 
 
-def _linear(ops: KernelOps, index: list[SSAValue], shape: tuple[int, ...]) -> SSAValue:
+def linear_index(ops: KernelOps, index: list[SSAValue], shape: tuple[int, ...]) -> SSAValue:
     """Row-major linear index of `index` in `shape`."""
     total = index[0]
     for value, size in zip(index[1:], shape[1:]):
@@ -35,7 +35,7 @@ def _linear(ops: KernelOps, index: list[SSAValue], shape: tuple[int, ...]) -> SS
     return total
 
 
-def _unlinear(ops: KernelOps, linear: SSAValue, shape: tuple[int, ...]) -> list[SSAValue]:
+def unlinear_index(ops: KernelOps, linear: SSAValue, shape: tuple[int, ...]) -> list[SSAValue]:
     """Index `linear` of a row-major walk of `shape`, per dim."""
     out, stride = [], 1
     for size in reversed(shape):
@@ -53,7 +53,7 @@ def _unit_step(expr: AffineExpr, dim: int) -> bool:
         _unit_step(expr.lhs, dim) and isinstance(expr.rhs, AffineConstantExpr)
 
 
-def _elements(layout: ShardLayout) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def row_major_dims(layout: ShardLayout) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """A row-major layout's grid and shard (in elements), dim by dim."""
     grid, shard = layout.nd
     return grid, (*shard[:-2], shard[-2] * 32, shard[-1] * 32)
@@ -64,7 +64,7 @@ def run_reader(ops: KernelOps, chip: dict, source: ShardLayout, base: SSAValue):
     index `at` on, within one of its shards' rows, NoC-read into L1 at `near` (constants emitted into `ops`)."""
     index = IndexType()
     unit = int(hardware.DTYPE_BYTES[source.dtype])
-    src_grid, src_shard = _elements(source)
+    src_grid, src_shard = row_major_dims(source)
     offset_y, offset_x = (ops.const(o + g, index) for o, g in zip(chip["coord_translation_offsets"], source.origin))
     columns = (source.fold or source.grid)[1]
 
@@ -74,10 +74,10 @@ def run_reader(ops: KernelOps, chip: dict, source: ShardLayout, base: SSAValue):
 
         held = [body.emit(arith.DivUIOp(v, c(s))) for v, s in zip(at, src_shard)]
         within = [body.emit(arith.RemUIOp(v, c(s))) for v, s in zip(at, src_shard)]
-        core = _linear(body, held, src_grid)
+        core = linear_index(body, held, src_grid)
         noc_y = body.emit(arith.AddiOp(body.emit(arith.DivUIOp(core, c(columns))), offset_y))
         noc_x = body.emit(arith.AddiOp(body.emit(arith.RemUIOp(core, c(columns))), offset_x))
-        offset = body.emit(arith.MuliOp(_linear(body, within, src_shard), c(unit)))
+        offset = body.emit(arith.MuliOp(linear_index(body, within, src_shard), c(unit)))
         far = body.emit(arith.AddiOp(base, body.emit(arith.IndexCastOp(offset, i32))))
         size = body.emit(arith.IndexCastOp(body.emit(arith.MuliOp(elements, c(unit))), i32))
         body.append(ttkernel.NocAsyncReadOp.create(
@@ -94,8 +94,8 @@ def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping,
     index = IndexType()
     n = len(logical_out)
     unit = int(hardware.DTYPE_BYTES[source.dtype])
-    grid, shard = _elements(layout)
-    src_grid, src_shard = _elements(source)
+    grid, shard = row_major_dims(layout)
+    src_grid, src_shard = row_major_dims(source)
     logical = [e.replace_dims_and_symbols([AffineExpr.constant(0)] * n + [AffineExpr.dimension(k) for k in range(n)],
                                           []) for e in remapping.results[n:]]
     runs = _unit_step(logical[-1], n - 1)
@@ -105,7 +105,7 @@ def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping,
     ops.call("cb_reserve_back", port, count)
     local = ops.call("get_write_ptr", port, result=i32)
     y, x = ops.coords(layout)
-    mine = _unlinear(ops, ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(y, ops.const(layout.grid[1], index))), x)),
+    mine = unlinear_index(ops, ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(y, ops.const(layout.grid[1], index))), x)),
                      grid)
     read = run_reader(ops, chip, source, base)
     first_column = ops.emit(arith.MuliOp(mine[-1], ops.const(shard[-1], index)))  # this shard's first column
@@ -119,7 +119,7 @@ def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping,
             body.emit(arith.MuliOp(element, c(body, unit))), i32))))
 
     def row(body: KernelOps, r: SSAValue) -> None:
-        s = _unlinear(body, r, shard[:-1])
+        s = unlinear_index(body, r, shard[:-1])
         out_index = [body.emit(arith.AddiOp(body.emit(arith.MuliOp(g, c(body, size))), v))
                      for g, size, v in zip(mine, shard, s)]
         inside = body.emit(arith.CmpiOp(first_column, c(body, logical_out[-1]), "ult"))

@@ -22,7 +22,7 @@ from ttmlir import hardware
 from ttmlir.conversion.d2m_to_ttkernel.datamovement import shard_tile, zeroed_page
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import TILE, KernelOps, ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.programs import READER_CORE, Launch, ProgramKernels
-from ttmlir.conversion.d2m_to_ttkernel.row_major_gather import _elements, _linear, _unlinear, run_reader
+from ttmlir.conversion.d2m_to_ttkernel.row_major_gather import linear_index, row_major_dims, run_reader, unlinear_index
 from ttmlir.dialects import d2m, ttkernel
 
 FACE = 16
@@ -66,13 +66,13 @@ def untilize_rows(chip: dict, tiled: ShardLayout, layout: ShardLayout, logical: 
     """Tiled `tiled` (at `base`) into this core's row-major shard of `layout` (its CB at `port`)."""
     index = IndexType()
     unit = int(hardware.DTYPE_BYTES[layout.dtype])
-    grid, shard = _elements(layout)
+    grid, shard = row_major_dims(layout)
     padded_rows = -(-logical[-2] // TILE) * TILE
     count = ops.const(layout.tiles)
     ops.call("cb_reserve_back", port, count)
     local = ops.call("get_write_ptr", port, result=i32)
     y, x = ops.coords(layout)
-    mine = _unlinear(ops, ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(y, ops.const(layout.grid[1], index))), x)),
+    mine = unlinear_index(ops, ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(y, ops.const(layout.grid[1], index))), x)),
                      grid)
     first_column = ops.emit(arith.MuliOp(mine[-1], ops.const(shard[-1], index)))
 
@@ -80,14 +80,14 @@ def untilize_rows(chip: dict, tiled: ShardLayout, layout: ShardLayout, logical: 
         return body.const(v, index)
 
     def row(body: KernelOps, r: SSAValue) -> None:
-        s = _unlinear(body, r, shard[:-1])
+        s = unlinear_index(body, r, shard[:-1])
         at = [body.emit(arith.AddiOp(body.emit(arith.MuliOp(g, c(body, size))), v)) for g, size, v in zip(mine, shard, s)]
         inside = body.emit(arith.CmpiOp(first_column, c(body, logical[-1]), "ult"))
         for v, bound in zip(at, logical):
             inside = body.emit(arith.AndIOp(inside, body.emit(arith.CmpiOp(v, c(body, bound), "ult"))))
 
         def copy(then: KernelOps) -> None:
-            matrix = _linear(then, at[:-1], logical[:-2])
+            matrix = linear_index(then, at[:-1], logical[:-2])
             tiled_row = then.emit(arith.AddiOp(then.emit(arith.MuliOp(matrix, c(then, padded_rows))), at[-1]))
             tile_row, within = then.emit(arith.DivUIOp(tiled_row, c(then, TILE))), \
                 then.emit(arith.RemUIOp(tiled_row, c(then, TILE)))
@@ -155,7 +155,7 @@ def tilize_rows(chip: dict, source: ShardLayout, layout: ShardLayout, logical: t
                                              inner.emit(arith.CmpiOp(within, c(inner, logical[-2]), "ult"))))
 
             def copy(then: KernelOps) -> None:
-                batch = _unlinear(then, matrix, logical[:-2])
+                batch = unlinear_index(then, matrix, logical[:-2])
                 for half in (0, 1):
                     column = then.emit(arith.AddiOp(then.emit(arith.MuliOp(j, c(then, TILE))), c(then, FACE * half)))
 
