@@ -81,7 +81,8 @@ def untilize_rows(chip: dict, tiled: ShardLayout, layout: ShardLayout, logical: 
 
     def row(body: KernelOps, r: SSAValue) -> None:
         s = unlinear_index(body, r, shard[:-1])
-        at = [body.emit(arith.AddiOp(body.emit(arith.MuliOp(g, c(body, size))), v)) for g, size, v in zip(mine, shard, s)]
+        at = [body.emit(arith.AddiOp(body.emit(arith.MuliOp(g, c(body, size))), v))
+              for g, size, v in zip(mine, shard, s)]
         inside = body.emit(arith.CmpiOp(first_column, c(body, logical[-1]), "ult"))
         for v, bound in zip(at, logical):
             inside = body.emit(arith.AndIOp(inside, body.emit(arith.CmpiOp(v, c(body, bound), "ult"))))
