@@ -35,11 +35,11 @@ def slice_text(shape, begins, ends, steps, dtype, around: str | None = None) -> 
     return f"func.func @f(%arg0: {t_in}) -> {t_out} {{\n{body}  return {result} : {t_out}\n}}\n"
 
 
-def compile_module(text: str, arch: str):
+def compile_module(text: str, arch: str, options: str = ""):
     ctx = make_context()
     module, _ = parse_text(ctx, text)
     make_pass("ttcore-register-device", f"mock-system-desc-arch={arch}").apply(ctx, module)
-    make_pass("ttir-to-ttmetal-pipeline", "").apply(ctx, module)
+    make_pass("ttir-to-ttmetal-pipeline", options).apply(ctx, module)
     return module
 
 
@@ -104,6 +104,19 @@ def test_a_row_major_slice_between_tiled_programs_moves_its_tensors_on_the_devic
     (y,), stats = run_program(translate(module), [x])
     assert torch.equal(y, expected_slice(x.abs(), begins, ends, steps))
     assert len(stats) == 5  # abs, untilize, the row copy, tilize, abs
+
+
+def test_tiles_kept_at_their_rank_move_to_and_from_row_major_shards_on_the_device():
+    """collapse-tensors-2d=false: the producer's tiles on a grid of their rank are untilized into the slice's
+    row-major input by a program, the slice's result tilized into the consumer's the same way."""
+    shape, begins, ends, steps = (3, 5, 37, 50), (1, 0, 2, 3), (3, 5, 35, 47), (1, 2, 1, 1)
+    module = compile_module(slice_text(shape, begins, ends, steps, "bf16", around="abs"), "wormhole_b0",
+                            "collapse-tensors-2d=false")
+    assert [op.name for op in module.walk() if op.name.startswith("ttmetal.enqueue_")] == [
+        "ttmetal.enqueue_write_buffer", *["ttmetal.enqueue_program"] * 7, "ttmetal.enqueue_read_buffer"]
+    x = host_input(shape, "bf16")
+    (y,), _ = run_program(translate(module), [x])
+    assert torch.equal(y, expected_slice(x.abs(), begins, ends, steps))
 
 
 def test_a_row_major_slice_feeding_a_reduction_leaves_zeros_in_the_tiles_padding():

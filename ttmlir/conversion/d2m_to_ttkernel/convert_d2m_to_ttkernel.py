@@ -66,13 +66,12 @@ def _row_major(value: SSAValue) -> bool:
 
 def _moved_on_device(source: SSAValue, dest: SSAValue) -> bool:
     """Whether a program moves device tensor `source` into `dest`'s layout: any two tiled layouts, a row-major
-    tensor kept at its rank and a tiled matrix of tiles (`row_major_relayout.py`), the same type; the others go
-    through the host."""
-    tiled_2d = [_on_device(v) and isinstance(v.type.element_type, ttcore.TileType) and len(v.type.get_shape()) == 4
-                for v in (source, dest)]
+    tensor kept at its rank and a tiled one (`row_major_relayout.py`), the same type; two row-major ones of other
+    grids go through the host."""
+    tiled = [_on_device(v) and isinstance(v.type.element_type, ttcore.TileType) for v in (source, dest)]
     if not (_row_major(source) or _row_major(dest)):
         return True
-    return source.type == dest.type or (_row_major(source) and tiled_2d[1]) or (tiled_2d[0] and _row_major(dest))
+    return source.type == dest.type or (_row_major(source) and tiled[1]) or (tiled[0] and _row_major(dest))
 
 
 def _fold(op: Operation) -> bool:
