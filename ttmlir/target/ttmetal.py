@@ -79,8 +79,8 @@ def _element(t: MemRefType, op: Operation | None) -> tuple[str, tuple[int, int],
 
 def _matrix_shape(t: MemRefType, op: Operation) -> list[int]:
     """A buffer's shape as the runtime holds it: a sharded buffer of a grid kept at its rank as the 2-d grid of 2-d
-    shards it is on the cores (leading dims folded into rows; each shard one matrix). A circular buffer's
-    (`#ttcore.cb_layout`: one core's block, cycled through its buffers) is that block on every worker core, its
+    shards it is on the cores (leading dims folded into rows) when each shard is one matrix, else as it is (row-major
+    shards of several matrices). A circular buffer's (`#ttcore.cb_layout`: one core's block, cycled through its buffers) is that block on every worker core, its
     buffers one after another: each core holds the CB's pages at the same address."""
     shape = list(t.get_shape())
     if isinstance(t.layout, CBLayoutAttr):
@@ -93,9 +93,8 @@ def _matrix_shape(t: MemRefType, op: Operation) -> list[int]:
         return shape
     n = len(shape) // 2
     grid, shard = shape[:n], shape[n:]
-    if any(d != 1 for d in shard[:-2]):
-        raise TranslateError(op, f"a shard of {'x'.join(map(str, shard))} holds more than one matrix; a buffer kept "
-                                 "above two dims is serialized with one matrix per shard")
+    if any(d != 1 for d in shard[:-2]):  # shards of several matrices (row-major): the grid and shard as they are
+        return shape
     return [math.prod(grid[:-1]), grid[-1], shard[-2], shard[-1]]
 
 

@@ -42,6 +42,8 @@ from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
 from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
 from ttmlir.conversion.d2m_to_ttkernel.topk import launch_topk
+from ttmlir.conversion.d2m_to_ttkernel.row_major_gather import launch_row_major_gather
+from ttmlir.conversion.d2m_to_ttkernel.row_major_relayout import launch_relayout
 from ttmlir.transforms.d2m.topk_sharding import topk_block_of
 from ttmlir.dialects.d2m_embedding import EmbeddingOp
 from ttmlir.conversion.d2m_to_ttkernel.spill import lower_within_l1, spill_large, spillable
@@ -56,11 +58,29 @@ from ttmlir.transforms.ttcore.register_device import device_module_of
 LAYOUT_MOVES = ("d2m.to_layout", "ttir.to_layout", "d2m.to_device", "d2m.to_host")
 
 
+def _row_major(value: SSAValue) -> bool:
+    """Whether `value` is a device tensor kept at its rank in row-major elements (a row-major program's)."""
+    t = value.type
+    return _on_device(value) and not isinstance(t.element_type, ttcore.TileType) and len(t.get_shape()) > 4
+
+
+def _moved_on_device(source: SSAValue, dest: SSAValue) -> bool:
+    """Whether a program moves device tensor `source` into `dest`'s layout: any two tiled layouts, a row-major
+    tensor kept at its rank and a tiled one (`row_major_relayout.py`), the same type; two row-major ones of other
+    grids go through the host."""
+    tiled = [_on_device(v) and isinstance(v.type.element_type, ttcore.TileType) for v in (source, dest)]
+    if not (_row_major(source) or _row_major(dest)):
+        return True
+    return source.type == dest.type or (_row_major(source) and tiled[1]) or (tiled[0] and _row_major(dest))
+
+
 def _fold(op: Operation) -> bool:
     """Back-to-back moves moved once: a move whose result only the next move reads is dropped, the next moving
-    from its source (folded: True)."""
+    from its source (folded: True), unless no program moves the one into the other's layout."""
     uses = list(op.results[0].uses)
     if len(uses) != 1 or uses[0].operation.name not in LAYOUT_MOVES or uses[0].index != 0:
+        return False
+    if not _moved_on_device(op.operands[0], uses[0].operation.operands[1]):
         return False
     uses[0].operation.operands[0] = op.operands[0]
     target = op.operands[1]
@@ -177,12 +197,12 @@ class _FunctionKernels:
         """A move into another layout that takes a program: a host tensor onto a device tensor kept at its rank
         (written row-major into shards of its own, then tilized there, as upstream moves host data), such a
         tensor back to the host (untilized into row-major shards first), a device tensor into another device
-        layout (copied tile by tile)."""
+        layout (copied tile by tile; between tiles and row-major shards kept at their rank, by face rows)."""
         source, dest, result = op.operands[0], op.operands[1], op.results[0]
         back = source.owner
         if isinstance(back, Operation) and back.name in LAYOUT_MOVES and _on_device(back.operands[0]) and \
-                not _on_device(source) and _on_device(result):  # device to host to device: from the device
-            source = op.operands[0] = back.operands[0]
+                not _on_device(source) and _on_device(result) and _moved_on_device(back.operands[0], result):
+            source = op.operands[0] = back.operands[0]  # device to host to device: from the device
         on_device = [_on_device(v) for v in (source, result)]
         if on_device == [False, True] and self.layout_of(dest).nd and self.layout_of(dest).tiled:
             staging = d2m.EmptyOp.create(result_types=[staging_type(dest.type)])
@@ -195,6 +215,8 @@ class _FunctionKernels:
             self.before(op, [staging])
             launch = self.builder.launch("untilize", [source], staging.result, op)
             op.operands[0] = self.kernels_generic(launch, _grid_of(source), op).results[0]
+        elif on_device == [True, True] and (_row_major(source) or _row_major(dest)) and source.type != dest.type:
+            self.replace(op, launch_relayout(self.builder, source, dest, op))
         elif on_device == [True, True] and self.layout_of(source) != self.layout_of(dest):
             self.replace(op, self.builder.launch("typecast", [source], dest, op, ["same"]))
 
@@ -206,7 +228,8 @@ class _FunctionKernels:
 
     def program(self, generic: d2m.GenericOp, scalers: list[d2m.GenericOp]) -> Launch:
         """A generic op's program: its region loads whole shards of its inputs, computes one tile op on them
-        (elementwise in a linalg.generic, a reduction or a matmul) and stores the whole output shard."""
+        (elementwise in a linalg.generic, a reduction or a matmul) and stores the whole output shard; a copy into a
+        row-major tensor kept at its rank reads each of its rows where its view names it."""
         if (block := topk_block_of(generic)) is not None:
             return launch_topk(self.builder, generic, block)
         out = generic.outputs[0] if len(generic.outputs) == 1 else None
@@ -223,6 +246,8 @@ class _FunctionKernels:
             return launch_embedding(self.builder, embed, out, generic)
         if (batched := batched_program(self.builder, generic, out)) is not None:
             return batched
+        if layout.nd is not None and not layout.tiled:  # a row-major copy kept at its rank
+            return launch_row_major_gather(self.builder, generic, out)
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
         stores = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteStoreOp)]
         if len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, ModuleOp, TensorType, i64
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Operation, SSAValue
 
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
@@ -44,6 +44,9 @@ def device_layout(value: SSAValue, op: Operation, device_grid: tuple[int, int]) 
     if not isinstance(layout_attr, ttcore.MetalLayoutAttr) or len(shape) < 4 or len(shape) % 2 or \
             not (tiled or (len(shape) > 4 and str(t.element_type) in DTYPES)):
         raise PassFailure(op, f"only tensors of tiles on a grid are lowered to TTMetal yet, not {t}")
+    if len(shape) > 4 and not tiled and isinstance(maker, Operation) and maker.name in MAKERS and \
+            "virtualGridForwardMapping" in maker.attributes:  # a row-major tensor of a program's (not staging)
+        return row_major_layout(t, maker.attributes["virtualGridForwardMapping"], op, device_grid)
     if len(shape) > 4:
         return _ranked_layout(t, op, device_grid)
     memory = layout_attr.data.memory_space
@@ -108,6 +111,25 @@ def _ranked_layout(t: TensorType, op: Operation, device_grid: tuple[int, int]) -
     dtype = DTYPES[t.element_type.data_type.data.value if tiled else str(t.element_type)]
     return ShardLayout(flat, shard[-2:], dtype, 0, memory, (0, 0), None if cores == flat else cores, (grid, shard),
                        tiled)
+
+
+def row_major_layout(t: TensorType, mapping: Attribute, op: Operation, device_grid: tuple[int, int]) -> ShardLayout:
+    """A tensor kept at its rank in row-major elements (a shard may hold several matrices): its grid's shards laid
+    row by row onto the rectangle of cores its virtual grid mapping names; as a 2-d layout, its leading grid dims
+    folded into rows and each shard its rows of elements in tile-sized pages."""
+    shape, n = t.get_shape(), len(t.get_shape()) // 2
+    grid, shard = tuple(shape[:n]), tuple(shape[n:])
+    if t.encoding.data.memory_space != "l1":
+        raise PassFailure(op, "row-major tensors kept above two dims live in L1 in this build")
+    placement = ttcore.grid_placement(mapping, grid)
+    if placement is None or any(o + c > d for o, c, d in zip(placement[0], placement[1], device_grid)):
+        raise PassFailure(op, f"a {'x'.join(map(str, grid))} grid of row-major shards does not fit the "
+                              f"{device_grid[0]}x{device_grid[1]} worker grid")
+    flat = (math.prod(grid[:-1]), grid[-1])
+    origin, cores = placement
+    return ShardLayout(flat, (math.prod(shard[:-1]) // TILE, shard[-1] // TILE), DTYPES[str(t.element_type)], 0, "l1",
+                       origin, None if cores == flat else cores,
+                       (grid, (*shard[:-2], shard[-2] // TILE, shard[-1] // TILE)), False)
 
 
 def staging_type(t: TensorType) -> TensorType:

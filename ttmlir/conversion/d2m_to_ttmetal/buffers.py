@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from xdsl.dialects.builtin import IntegerAttr, TensorType, i64
+from xdsl.dialects.builtin import AffineMapAttr, IntegerAttr, TensorType, i64
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
 
@@ -18,6 +18,7 @@ from ttmlir.transforms.ttnn.ttnn_utils import ttnn_empty
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import DTYPES, TILE, Placed, ShardLayout, grid_maps
 from ttmlir.conversion.d2m_to_ttkernel.layouts import device_layout
 from ttmlir.transforms.d2m.d2m_grid_selection import grid_for
+from ttmlir.transforms.d2m.virtual_grid import core_virt_maps
 
 
 @dataclass
@@ -62,7 +63,11 @@ class DevicePlacement:
         """A buffer of `layout` taking `size` bytes per core (L1) or bank (DRAM); its address is given once the
         program is complete (`addresses.assign_addresses`), `op` is where it is reported if it does not fit."""
         props = {"address": IntegerAttr(layout.address, i64)}
-        if layout.origin != (0, 0) or layout.fold or layout.nd:  # shards on other cores than the grid's own
+        if layout.nd is not None and not layout.tiled and layout.origin == (0, 0):
+            # row-major shards kept at their rank: upstream's createCoreVirtMaps, as their d2m.empty has them
+            maps = (AffineMapAttr(m) for m in core_virt_maps(layout.nd[0], layout.cores))
+            props.update(zip(("virtualGridForwardMapping", "virtualGridInverseMapping"), maps))
+        elif layout.origin != (0, 0) or layout.fold or layout.nd:  # shards on other cores than the grid's own
             props.update(zip(("virtualGridForwardMapping", "virtualGridInverseMapping"), grid_maps(layout)))
         create = ttmetal.CreateBufferOp.create(properties=props, result_types=[layout.memref()])
         self.ops.append(create)

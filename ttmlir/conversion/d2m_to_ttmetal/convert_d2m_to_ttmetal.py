@@ -217,6 +217,13 @@ class _FunctionLowering:
                 self.write_input(self.hosts[source], placed[result], op)
             elif source in placed and not isinstance(getattr(result.type, "encoding", None), ttcore.MetalLayoutAttr):
                 placed[result] = placed[source]  # read back where the function returns it
+            elif source in placed and dest in placed and \
+                    not isinstance(getattr(source.type, "encoding", None), ttcore.MetalLayoutAttr) and \
+                    replace(placed[source].layout, address=0) != replace(placed[dest].layout, address=0):
+                # a device tensor moved to the host and into a layout no program moves it into (a row-major tensor
+                # kept at its rank and a tiled one kept at its rank): read back and written
+                placed[result] = placed[dest]
+                self.write_input(self.read_output(placed[source], source.type, op), placed[result], op)
             elif source in placed and dest in placed:  # a device tensor into the same layout: itself
                 if replace(placed[source].layout, address=0) != replace(placed[dest].layout, address=0):
                     raise PassFailure(op, "a device tensor moved into another layout is copied by a program "

@@ -58,6 +58,7 @@ from ttmlir.conversion.ttir_to_d2m.logical import LOGICAL
 from ttmlir.conversion.ttir_to_d2m.float_indices import FLOAT_INDICES
 from ttmlir.conversion.ttir_to_d2m.reductions import ROW_REDUCTIONS
 from ttmlir.conversion.ttir_to_d2m.topk import MULTI_RESULT
+from ttmlir.conversion.ttir_to_d2m.row_major import ROW_MAJOR
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -82,7 +83,7 @@ REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 # op families that build their whole program (operands' layouts, grid): name -> (pass, op, device grid) -> (ops,
 # host result), or None for an op of the family converted the usual way
-PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS, **MESH_PROGRAMS}
+PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS, **MESH_PROGRAMS, **ROW_MAJOR}
 # ops written as other TTIR ops where they are, then converted
 REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES, **FLOAT_INDICES, **ROW_REDUCTIONS, **VALUED_PADS}
 # ops written as TTIR ops and gather programs where they are (given the pass: its generic builder), then converted

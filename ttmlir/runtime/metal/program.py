@@ -41,7 +41,8 @@ _FIDELITIES = {value: name for name, value in vars(fbm.MathFidelity).items() if 
 @dataclass
 class DeviceBuffer:
     """A buffer on the grid: `shape` is the host's for a host buffer, `GY x GX x SY x SX` for a sharded one (shards
-    of elements or tiles on cores from `origin`), the tensor's pages for an interleaved DRAM one."""
+    of elements or tiles on cores from `origin`; a row-major grid kept at its rank, its grid dims then its shard
+    dims), the tensor's pages for an interleaved DRAM one."""
     id: int
     address: int
     shape: tuple[int, ...]
@@ -92,19 +93,32 @@ class DeviceBuffer:
     def cores(self, device: Grid) -> list[tuple[int, int]]:
         return [core for _, core in self.shards(device)]
 
+    @property
+    def flat_grid(self) -> tuple[int, int]:
+        """The grid as rows and columns of shards (a grid kept at its rank: its leading dims folded into rows)."""
+        return math.prod(self.grid[:-1]), self.grid[-1]
+
     def shards(self, device: Grid) -> list[tuple[tuple[int, int], tuple[int, int]]]:
-        """Each shard's place in the grid and the core holding it (row by row over its rectangle of cores)."""
-        if len(self.grid) != 2:
-            raise MetalError(f"buffer {self.id}: a sharded buffer's grid is two-dimensional here, not {self.shape}")
-        cores = self.cores_shape or self.grid
-        if cores[0] * cores[1] != self.grid[0] * self.grid[1] or \
+        """Each shard's place in the (flat) grid and the core holding it (row by row over its rectangle of
+        cores)."""
+        grid = self.flat_grid
+        cores = self.cores_shape or grid
+        if cores[0] * cores[1] != grid[0] * grid[1] or \
                 not all(0 < g and 0 <= o and o + g <= d for g, o, d in zip(cores, self.origin, device.shape)):
-            raise MetalError(f"buffer {self.id}: its {self.grid[0]}x{self.grid[1]} grid of shards on {cores[0]}x"
+            raise MetalError(f"buffer {self.id}: its {'x'.join(map(str, self.grid))} grid of shards on {cores[0]}x"
                              f"{cores[1]} cores from core {self.origin} does not fit the {device.shape[0]}x"
                              f"{device.shape[1]} worker grid")
         (oy, ox), columns = self.origin, cores[1]
-        return [((y, x), (oy + (y * self.grid[1] + x) // columns, ox + (y * self.grid[1] + x) % columns))
-                for y in range(self.grid[0]) for x in range(self.grid[1])]
+        return [((y, x), (oy + (y * grid[1] + x) // columns, ox + (y * grid[1] + x) % columns))
+                for y in range(grid[0]) for x in range(grid[1])]
+
+    def nd_shards(self, host: torch.Tensor):
+        """A row-major buffer of a grid kept at its rank (shards of several matrices): `host` (its elements, of the
+        buffer's padded shape) as each shard's block in the flat grid's order."""
+        n = len(self.grid)
+        blocks = host.reshape([d for g, s in zip(self.grid, self.shard) for d in (g, s)])
+        blocks = blocks.permute(*range(0, 2 * n, 2), *range(1, 2 * n, 2))
+        return blocks.reshape(math.prod(self.grid), *self.shard)
 
 
 @contextlib.contextmanager
@@ -204,6 +218,14 @@ def _pages(host: torch.Tensor, buffer: DeviceBuffer) -> torch.Tensor:
     return torch.cat(list(_page_slices(host, buffer))).reshape(*units, -1)
 
 
+def _row_major_nd(buffer: DeviceBuffer) -> None:
+    """A buffer of a grid kept at its rank the host moves shard by shard holds row-major elements (tiled ones come
+    with one matrix per shard, as 2-d grids)."""
+    if buffer.tiled:
+        raise MetalError(f"buffer {buffer.id}: a tiled buffer of a {'x'.join(map(str, buffer.grid))} grid is moved "
+                         "with one matrix per shard")
+
+
 def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
     """A host tensor written into its device buffer (tilized, each matrix padded to whole tiles, when tiled); into
     DRAM a slice of pages at a time."""
@@ -216,6 +238,11 @@ def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
             page, carry = page + whole // buffer.page, data[whole:]
         if carry.numel():
             grid.write_interleaved(buffer.address, carry, buffer.page, page)
+        return
+    if len(buffer.grid) > 2:  # a row-major grid kept at its rank: each shard's block of the padded tensor
+        _row_major_nd(buffer)
+        for (block, (_, core)) in zip(buffer.nd_shards(host), buffer.shards(grid)):
+            grid.write(grid.l1_addr(*core, buffer.address), tile_math.to_bytes(block, buffer.dtype).reshape(-1))
         return
     pages = _pages(host, buffer)
     (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
@@ -255,6 +282,17 @@ def read_buffer(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...]) -> tor
             size = min(step, flat.numel() * unit - start)
             data = grid.read_interleaved(buffer.address, size, buffer.page, start // buffer.page)
             flat[start // unit:(start + size) // unit] = tile_math.from_bytes(data, buffer.dtype)
+        return out
+    if len(buffer.grid) > 2:  # a row-major grid kept at its rank: each shard's block into the padded tensor
+        _row_major_nd(buffer)
+        blocks = buffer.nd_shards(torch.empty(math.prod(buffer.grid) * math.prod(buffer.shard), dtype=out.dtype))
+        size = math.prod(buffer.shard) * buffer.page
+        for block, (_, core) in zip(blocks, buffer.shards(grid)):
+            block.copy_(tile_math.from_bytes(grid.read(grid.l1_addr(*core, buffer.address), size), buffer.dtype)
+                        .reshape(block.shape))
+        n = len(buffer.grid)
+        whole = blocks.reshape(*buffer.grid, *buffer.shard).permute(*(k for d in range(n) for k in (d, n + d)))
+        out.copy_(whole.reshape(shape))
         return out
     if buffer.tiled:
         batch, rows, cols = tile_padded(shape)

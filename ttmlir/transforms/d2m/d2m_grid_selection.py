@@ -4,7 +4,8 @@ of shards laid onto a rectangle of cores: a virtual grid, its maps on the tensor
 grid), its operands re-blocked as their indexing maps read them: an elementwise operand on the output's grid
 (transposed for a transpose), a matmul's A in the output's grid rows (all of K per core), B in its columns, an operand
 broadcast or reduced along a dim whole along it; a tensor kept at its rank (collapse-tensors-2d=false) has a grid dim
-per batch dim, a matrix's shard along each. Every type along the way follows: the device tensors (their d2m.empty and
+per batch dim, a matrix's shard along each; a row-major one kept at its rank (a slice cutting tiles), and the tensor
+it views, each the virtual grid of its rank upstream's computeOptimalVirtualGrid gives it. Every type along the way follows: the device tensors (their d2m.empty and
 to_layout), the blocks the region loads and stores. A TTNN tensor (ttnn-mode) stays where TTNN holds it and is read
 through a view reblocking it onto the grid. Generics inside a d2m.spatial keep the grids their core ranges give them,
 with the maps of the cores their outputs are on; one in explicit data-movement form (no indexing maps) keeps the grid
@@ -12,6 +13,7 @@ its author gave it."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -29,7 +31,8 @@ from ttmlir.transforms.ttcore.register_device import device_module_of
 from ttmlir.ir.syntax import affine_map_str
 from ttmlir.transforms.d2m.reblock import reblock_view
 from ttmlir.transforms.d2m.topk_sharding import chain_generics, leaves, plan_topk
-from ttmlir.transforms.d2m.virtual_grid import core_virt_maps, grid_maps_of, legal_cores, needs_virtual_grid, virtual_grid
+from ttmlir.transforms.d2m.virtual_grid import (core_virt_maps, grid_maps_of, legal_cores, nd_virtual_grid,
+                                               needs_virtual_grid, virtual_grid)
 
 TILE = 32
 VGM_KEYS = ("virtualGridForwardMapping", "virtualGridInverseMapping")
@@ -70,6 +73,23 @@ def _ranked_grid(shard: tuple[int, ...], device: tuple[int, int]) -> tuple[int, 
     return (*batch, *grid_for(tuple(shard[-2:]), (max(1, device[0] // count), device[1])))
 
 
+def _units(physical: tuple[int, ...]) -> tuple[int, ...]:
+    """A row-major tensor's dims as upstream's virtual grid divides them: the last two in whole tiles."""
+    return (*physical[:-2], *(-(-n // TILE) for n in physical[-2:]))
+
+
+def _place_view_sources(generic: d2m.GenericOp, device: tuple[int, int]) -> None:
+    """The row-major tensors a generic reads through views, each on a virtual grid of its own rank (the view reads
+    any element wherever it is)."""
+    for value in generic.inputs:
+        if isinstance(value.owner, d2m.ViewLayoutOp):
+            source = value.owner.input
+            shape = source.type.get_shape()
+            if set(shape[:len(shape) // 2]) == {1}:
+                grid = nd_virtual_grid(_units(shape[len(shape) // 2:]), device)
+                _place(source, _regridded(source.type, grid), device)
+
+
 def _retype(value: SSAValue, new: Attribute) -> SSAValue:
     return value if value.type == new else Rewriter.replace_value_with_new_type(value, new)
 
@@ -92,8 +112,10 @@ def _map_cores(empty: d2m.EmptyOp, grid: tuple[int, ...], device: tuple[int, int
     grid as it is, and without maps it was made with for another grid."""
     for key in VGM_KEYS:
         empty.attributes.pop(key, None)
-    if len(grid) == 2 and needs_virtual_grid(grid, device):
-        forward, inverse = core_virt_maps(grid, legal_cores(grid[0] * grid[1], device))
+    # a tiled tensor kept at its rank is laid onto the cores by its layout alone (a matrix per row of cores)
+    row_major = not isinstance(empty.result.type.element_type, ttcore.TileType)
+    if (len(grid) == 2 or row_major) and needs_virtual_grid(grid, device):
+        forward, inverse = core_virt_maps(grid, legal_cores(math.prod(grid), device))
         empty.attributes.update(zip(VGM_KEYS, (AffineMapAttr(forward), AffineMapAttr(inverse))))
 
 
@@ -201,6 +223,9 @@ class D2MGridSelectionPass(ModulePass):
             tiles = tuple(-(-n // TILE) for n in tiles)
         if rank == 2:
             grid = optimal_grid(tiles, device) if parallel else grid_for(tiles, device)
+        elif not isinstance(out_type.element_type, ttcore.TileType):  # row-major elements kept at their rank
+            grid = nd_virtual_grid(_units(shape[rank:]), device)
+            _place_view_sources(generic, device)
         else:
             grid = _ranked_grid(tuple(shape[rank:]), device)
         maps = [m.data for m in generic.attributes["indexing_maps"].data]

@@ -85,3 +85,29 @@ def grid_maps_of(forward: AffineMap, inverse: AffineMap, n: int) -> tuple[Affine
     results = [r.replace_dims_and_symbols([AffineExpr.dimension(i) for i in range(n)] + zeros, [])
                for r in forward.results[:2]]
     return AffineMap(n, 0, (AffineExpr.constant(0), *results)), inverse
+
+
+def _factors(n: int) -> list[int]:
+    return [f for f in range(1, n + 1) if n % f == 0]
+
+
+def nd_virtual_grid(units: tuple[int, ...], device: tuple[int, int]) -> tuple[int, ...]:
+    """The grid of a tensor kept at its rank (upstream's computeOptimalVirtualGrid for shapes that are not 2-d): of
+    the grids dividing each dim of `units` (the tensor's dims, its last two in whole tiles), the first of the largest
+    volume some rectangle of cores on the device holds, the grids walked with each dim's divisors ascending."""
+    limit = device[0] * device[1]
+    best, best_volume = (1,) * len(units), 0
+
+    def walk(prefix: tuple[int, ...], volume: int) -> None:
+        nonlocal best, best_volume
+        if volume > limit:
+            return
+        if len(prefix) == len(units):
+            if volume > best_volume and legal_cores(volume, device) is not None:
+                best, best_volume = prefix, volume
+            return
+        for f in _factors(units[len(prefix)]):
+            walk((*prefix, f), volume * f)
+
+    walk((), 1)
+    return best

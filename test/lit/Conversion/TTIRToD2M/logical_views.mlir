@@ -3,17 +3,18 @@
 // RUN: FileCheck %s --check-prefix=KERNEL --input-file=%t.mlir
 // RUN: ttmlir-translate --ttmetal-to-flatbuffer -o %t.ttm %t.mlir
 // RUN: ttrt run %t.ttm | FileCheck %s --check-prefix=TTRT
-// Tensor manipulations moving elements between tiles: the input moved to DRAM and seen through a d2m.view_layout
-// whose remapping maps an output element (matrix, row, column) to the input's, copied by a generic. A slice with
-// steps maps each index to begin + step * index; a concat pads each input with zeros at its place (the remapping
-// shifts the index back, an element outside the input stays zero) and adds the pads.
+// Tensor manipulations moving elements between tiles, seen through a d2m.view_layout whose remapping maps an
+// output element to the input's, copied by a generic. A slice above two dims cutting tiles keeps its tensors at
+// their rank in row-major elements (as upstream), its remapping each index to begin + step * index on the unit-grid
+// forms; a concat moves its inputs to DRAM, pads each with zeros at its place (the remapping, on (matrix, row,
+// column), shifts the index back, an element outside the input stays zero) and adds the pads.
 
-// CHECK-DAG: #[[STEPS:map[0-9]*]] = affine_map<(d0, d1, d2) -> ((d0 floordiv 4) * 2 + 1, d0 mod 4 + 3, d1 * 3 + 16, d2 + 2)>
+// CHECK-DAG: #[[STEPS:map[0-9]*]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (0, 0, 0, 0, d4 * 2 + 1, d5 + 3, d6 * 3 + 16, d7 + 2)>
 // CHECK-DAG: #[[SECOND:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2 - 5)>
 
 // CHECK-LABEL: func.func @slice_with_steps
-// CHECK: %[[DRAM:.*]] = d2m.to_layout %{{.*}}, %{{.*}} : tensor<6x8x40x4xf32> into tensor<1x1x96x1x!ttcore.tile<32x32, f32>, #[[IN:layout[0-9]*]]>
-// CHECK: %[[VIEW:.*]] = d2m.view_layout %[[DRAM]] remapping = #[[STEPS]] : {{.*}} -> tensor<1x1x12x1x!ttcore.tile<32x32, f32>, #{{.*}}>
+// CHECK: %[[RM:.*]] = d2m.to_layout %{{.*}}, %{{.*}} : tensor<6x8x40x4xf32> into tensor<1x1x1x1x6x8x64x32xf32, #{{.*}}>
+// CHECK: %[[VIEW:.*]] = d2m.view_layout %[[RM]] remapping = #[[STEPS]] : {{.*}} -> tensor<1x1x1x1x3x4x32x32xf32, #{{.*}}>
 // CHECK: d2m.generic
 // CHECK-NEXT: ins(%[[VIEW]] :
 func.func @slice_with_steps(%a: tensor<6x8x40x4xf32>) -> tensor<3x4x8x2xf32> {
@@ -31,13 +32,15 @@ func.func @concat_last_dim(%a: tensor<2x20x5xf32>, %b: tensor<2x20x7xf32>) -> te
   return %0 : tensor<2x20x12xf32>
 }
 
-// The slice's reader copies element by element: each output tile zeroed, each source tile read whole into a
-// scratch page after the CB's pages when it is not the one read last, the element copied within L1.
+// The slice's one kernel fills its output shard in place: each output row that is not padding read from the core
+// holding its source row, in one read (the last dim steps by 1 and is whole in one shard).
 // KERNEL-LABEL: func.func private @datamovement_kernel0()
-// KERNEL: emitc.call_opaque "reinterpret_cast"
+// KERNEL-SAME: rt_args = [<arg_type = cb_port, operand_index = 0>, <arg_type = buffer_address, operand_index = 0>]
+// KERNEL: scf.for
+// KERNEL-NEXT: emitc
 // KERNEL: scf.if
-// KERNEL: scf.if
-// KERNEL: noc0.async_read(dram_ep
-// KERNEL-NEXT: noc0.async_read_barrier()
-// KERNEL: emitc.subscript
+// KERNEL: noc0.async_read(unicast_ep, CoreLocalMem<uint32_t>({}), {}, {{[{][{]}}.noc_x = {}, .noc_y = {}
+// KERNEL-NOT: scf.for
+// KERNEL: noc0.async_read_barrier()
+// KERNEL-NEXT: cb_arg_0.push_back
 // TTRT: launch {{[0-9]+}}: {{[0-9,]+}} cycles
