@@ -108,6 +108,9 @@ _ALL_CHIPS = 0xFFFFFFFF
 class _ProgramWriter:
     def __init__(self, func: FuncOp, symbols: Operation, printer: TTPrinter):
         self.func, self.symbols = func, symbols
+        # the functions of the symbol table by name (a module has thousands of kernels: one lookup each is linear)
+        self.functions = {op.sym_name.data: op for region in symbols.regions for block in region.blocks
+                          for op in block.ops if isinstance(op, FuncOp)}
         self.ids: dict[SSAValue, int] = {}
         self.addresses: dict[SSAValue, int] = {}
         # a sharded buffer on a virtual grid: the core holding shard (0, 0), the rectangle of cores holding them all
@@ -264,7 +267,8 @@ class _ProgramWriter:
     def kernel(self, config: Attribute, op: Operation) -> fbm.KernelConfigT:
         data = config.data
         name = data.symbol.root_reference.data
-        func = SymbolTable.lookup_symbol(self.symbols, data.symbol)
+        func = SymbolTable.lookup_symbol(self.symbols, data.symbol) if data.symbol.nested_references.data else \
+            self.functions.get(name)
         if not isinstance(func, FuncOp) or not is_kernel(func):
             raise TranslateError(op, f"kernel @{name} is not a kernel function of this module (a func.func with a "
                                      "ttkernel.thread attribute)")
