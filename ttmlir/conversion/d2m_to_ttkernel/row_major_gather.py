@@ -45,6 +45,19 @@ def unlinear_index(ops: KernelOps, linear: SSAValue, shape: tuple[int, ...]) -> 
     return out
 
 
+def shard_row(ops: KernelOps, r: SSAValue, core: list[SSAValue], shard: tuple[int, ...], logical: tuple[int, ...],
+              first_column: SSAValue) -> tuple[list[SSAValue], SSAValue]:
+    """Row `r` of the shard of the core at grid index `core`: its index in the tensor (the last dim the shard's first
+    column), and whether the row and that column lie inside the tensor's `logical` shape (not in padding)."""
+    index = IndexType()
+    at = [ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(g, ops.const(size, index))), v))
+          for g, size, v in zip(core, shard, unlinear_index(ops, r, shard[:-1]))]
+    inside = ops.emit(arith.CmpiOp(first_column, ops.const(logical[-1], index), "ult"))
+    for v, bound in zip(at, logical):
+        inside = ops.emit(arith.AndIOp(inside, ops.emit(arith.CmpiOp(v, ops.const(bound, index), "ult"))))
+    return at, inside
+
+
 def _unit_step(expr: AffineExpr, dim: int) -> bool:
     """Whether `expr` is d<dim> plus a constant (consecutive output columns read consecutive source ones)."""
     if isinstance(expr, AffineDimExpr):
@@ -119,12 +132,7 @@ def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping,
             body.emit(arith.MuliOp(element, c(body, unit))), i32))))
 
     def row(body: KernelOps, r: SSAValue) -> None:
-        s = unlinear_index(body, r, shard[:-1])
-        out_index = [body.emit(arith.AddiOp(body.emit(arith.MuliOp(g, c(body, size))), v))
-                     for g, size, v in zip(mine, shard, s)]
-        inside = body.emit(arith.CmpiOp(first_column, c(body, logical_out[-1]), "ult"))
-        for v, bound in zip(out_index, logical_out):
-            inside = body.emit(arith.AndIOp(inside, body.emit(arith.CmpiOp(v, c(body, bound), "ult"))))
+        out_index, inside = shard_row(body, r, mine, shard, logical_out, first_column)
         start = body.emit(arith.MuliOp(r, c(body, shard[-1])))
 
         def copy(then: KernelOps) -> None:

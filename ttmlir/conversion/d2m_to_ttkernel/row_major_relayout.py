@@ -22,7 +22,8 @@ from ttmlir import hardware
 from ttmlir.conversion.d2m_to_ttkernel.datamovement import shard_tile, zeroed_page
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import TILE, KernelOps, ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.programs import READER_CORE, Launch, ProgramKernels
-from ttmlir.conversion.d2m_to_ttkernel.row_major_gather import linear_index, row_major_dims, run_reader, unlinear_index
+from ttmlir.conversion.d2m_to_ttkernel.row_major_gather import (linear_index, row_major_dims, run_reader, shard_row,
+                                                                 unlinear_index)
 from ttmlir.dialects import d2m, ttkernel
 
 FACE = 16
@@ -80,12 +81,7 @@ def untilize_rows(chip: dict, tiled: ShardLayout, layout: ShardLayout, logical: 
         return body.const(v, index)
 
     def row(body: KernelOps, r: SSAValue) -> None:
-        s = unlinear_index(body, r, shard[:-1])
-        at = [body.emit(arith.AddiOp(body.emit(arith.MuliOp(g, c(body, size))), v))
-              for g, size, v in zip(mine, shard, s)]
-        inside = body.emit(arith.CmpiOp(first_column, c(body, logical[-1]), "ult"))
-        for v, bound in zip(at, logical):
-            inside = body.emit(arith.AndIOp(inside, body.emit(arith.CmpiOp(v, c(body, bound), "ult"))))
+        at, inside = shard_row(body, r, mine, shard, logical, first_column)
 
         def copy(then: KernelOps) -> None:
             matrix = linear_index(then, at[:-1], logical[:-2])

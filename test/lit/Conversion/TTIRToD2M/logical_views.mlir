@@ -36,11 +36,11 @@ func.func @concat_last_dim(%a: tensor<2x20x5xf32>, %b: tensor<2x20x7xf32>) -> te
 // holding its source row, in one read (the last dim steps by 1 and is whole in one shard).
 // KERNEL-LABEL: func.func private @datamovement_kernel0()
 // KERNEL-SAME: rt_args = [<arg_type = cb_port, operand_index = 0>, <arg_type = buffer_address, operand_index = 0>]
-// KERNEL: scf.for
+// KERNEL: emitc.for
 // KERNEL-NEXT: emitc
 // KERNEL: scf.if
 // KERNEL: noc0.async_read(unicast_ep, CoreLocalMem<uint32_t>({}), {}, {{[{][{]}}.noc_x = {}, .noc_y = {}
-// KERNEL-NOT: scf.for
+// KERNEL-NOT: emitc.for
 // KERNEL: noc0.async_read_barrier()
 // KERNEL-NEXT: cb_arg_0.push_back
 // TTRT: launch {{[0-9]+}}: {{[0-9,]+}} cycles
