@@ -150,19 +150,21 @@ def _terminator_error(op: Operation) -> tuple[Operation, str] | None:
 def verify_errors(module: ModuleOp) -> list[tuple[Operation, str]]:
     """Every function's first failing op (in walk order), as MLIR's verifier reports them: it checks
     functions independently and stops inside one at its first failure."""
-    errors, failed = [], set()
-    for op in module.walk():
-        func = op.parent_op() if not isinstance(op, FuncOp) else op
-        while func is not None and not isinstance(func, FuncOp):
-            func = func.parent_op()
-        if func is not None and func in failed:
-            continue
+    errors = []
+    pending: list[tuple[Operation, FuncOp | None]] = [(module, None)]  # walk order; each op with its function
+    while pending:
+        op, func = pending.pop()
+        func = op if isinstance(op, FuncOp) else func
         found = _verify_error(op) or _terminator_error(op)
         if found is not None:
             errors.append(found)
             if func is None:
                 break
-            failed.add(func)
+            while pending and pending[-1][1] is func:  # the rest of the function (on top: walked depth first)
+                pending.pop()
+            continue
+        pending.extend((inner, func) for region in reversed(op.regions) for block in reversed(region.blocks)
+                       for inner in reversed(block.ops))
     return errors
 
 

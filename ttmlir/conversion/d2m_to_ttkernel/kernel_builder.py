@@ -167,14 +167,17 @@ class KernelOps(list):
     the NoC its transfers use (an i8 constant made at the kernel's top, as upstream's kernels name theirs)."""
 
     def __init__(self, noc: int | SSAValue | None = None, plan: "ArgPlan | None" = None,
-                 accessors: dict | None = None):
+                 accessors: dict | None = None, values: dict | None = None):
         super().__init__()
+        # (value, type) -> its IntegerAttr, shared by a kernel's nested bodies: a kernel makes thousands of
+        # constants of a few values, and an attribute is immutable
+        self.values: dict[tuple[int, Attribute], IntegerAttr] = {} if values is None else values
         self.noc = self.const(noc, i8) if isinstance(noc, int) else noc
         self.plan = plan or ArgPlan()
         self.accessors: dict[SSAValue, SSAValue] = {} if accessors is None else accessors  # base -> TensorAccessor
 
     def nested(self) -> "KernelOps":
-        return KernelOps(self.noc, self.plan, self.accessors)
+        return KernelOps(self.noc, self.plan, self.accessors, self.values)
 
     def arg(self, index: int, t: Attribute = i32) -> SSAValue:
         """Argument `index` of the kernel: compile-time, or common runtime under tensor-accessor DMA."""
@@ -211,7 +214,11 @@ class KernelOps(list):
         return op.results[0] if op.results else None
 
     def const(self, value: int, t: Attribute = i32) -> SSAValue:
-        return self.emit(arith.ConstantOp(IntegerAttr(value, t)))
+        attr = self.values.get((value, t))
+        if attr is None:
+            attr = self.values[(value, t)] = IntegerAttr(value, t)
+        # `create`: the op as its constructor makes it, without the generic argument checks (a third of the time)
+        return self.emit(arith.ConstantOp.create(properties={"value": attr}, result_types=[t]))
 
     def ct_arg(self, index: int, t: Attribute = i32) -> SSAValue:
         return self.emit(ttkernel.OP_CLASSES["get_compile_time_arg_val"].create(
