@@ -632,6 +632,21 @@ class TTPrinter(Printer):
         table[attr] = name
         return name
 
+    def print_string(self, text: str, *, indent: int | None = None) -> None:
+        # a model's output is millions of short strings: one written straight to the stream costs a third of
+        # `print(..., end="")`; text with line breaks is indented by xDSL's printer
+        if "\n" in text or self.stream is None:
+            super().print_string(text, indent=indent)
+            return
+        self._current_column += len(text)
+        self.stream.write(text)
+
+    def print_bytes_literal(self, bytestring: bytes) -> None:
+        # xDSL's escaping, written in one piece rather than a character at a time (a kernel's calls are string
+        # literals)
+        self.print_string('"' + "".join("\\\\" if b == 0x5C else f"\\{b:02X}" if b < 0x20 or b > 0x7E or b == 0x22
+                                        else chr(b) for b in bytestring) + '"')
+
     def print_attribute(self, attribute: Attribute) -> None:
         if self.use_aliases and attribute is not self.defining:
             if (base := _alias_name(attribute)) is not None:
