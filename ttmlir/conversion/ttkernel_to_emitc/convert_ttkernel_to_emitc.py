@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import ArrayAttr, Float32Type, IndexType, IntegerType
 from xdsl.dialects.emitc import (EmitC_CallOpaqueOp, EmitC_LValueType, EmitC_OpaqueAttr, EmitC_OpaqueType,
                                  EmitC_PointerType)
 from xdsl.dialects.func import FuncOp
-from xdsl.ir import Attribute
+from xdsl.ir import Attribute, Operation
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -315,6 +315,17 @@ class _KernelLowering:
         return [_call(_callee(op), list(op.operands), result_types)]
 
 
+def _functions(op: Operation):
+    """The functions in `op`, without walking their bodies (a kernel's ops are most of a module)."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.ops:
+                if isinstance(inner, FuncOp):
+                    yield inner
+                else:
+                    yield from _functions(inner)
+
+
 def _pointer_stable(op) -> bool:
     """Whether CB pointer op `op` reads the same value at each of its uses: each use is in its block after it (or
     nested in an op after it), and no push or pop of its CB runs from it to the last use."""
@@ -415,7 +426,7 @@ class ConvertTTKernelToEmitCPass(ModulePass):
     name: ClassVar[str] = "convert-ttkernel-to-emitc"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for func in [f for f in op.walk() if isinstance(f, FuncOp) and is_kernel(f)]:
+        for func in [f for f in _functions(op) if is_kernel(f)]:
             rewriter = Rewriter()
             thread = func.attributes["ttkernel.thread"].data.value
             lowering = _KernelLowering(func)
@@ -427,9 +438,15 @@ class ConvertTTKernelToEmitCPass(ModulePass):
                 rewriter.replace_op(kernel_op, new, new[-1].results)
             includes = [emitc.IncludeOp.create(properties={"include": StringAttr(h)}) for h in sorted(lowering.headers)]
             rewriter.insert_op(includes, InsertPoint.at_start(func.body.block))
-            for arith_op in [o for o in func.walk() if type(o) in ARITH_CALLS or isinstance(o, arith.FloorDivSIOp)]:
+            arith_ops, constants = [], []  # one walk for both: lowering the one makes none of the other
+            for o in func.walk():
+                if type(o) in ARITH_CALLS or isinstance(o, arith.FloorDivSIOp):
+                    arith_ops.append(o)
+                elif isinstance(o, arith.ConstantOp):
+                    constants.append(o)
+            for arith_op in arith_ops:
                 rewriter.replace_op(arith_op, _arith_lowered(arith_op))
-            for constant in [o for o in func.walk() if isinstance(o, arith.ConstantOp)]:
+            for constant in constants:
                 rewriter.replace_op(constant, emitc.ConstantOp.create(properties={"value": constant.value},
                                                                       result_types=[constant.result.type]))
             lower_index_values(func)

@@ -107,11 +107,20 @@ def _if(op: scf.IfOp, rewriter: Rewriter) -> None:
 def lower_index_values(func: FuncOp) -> None:
     """Every index value of kernel `func` a size_t (see the module doc); an op left giving an index is refused."""
     rewriter = Rewriter()
-    indexed = [o for o in func.walk() if _indexed(o) and not isinstance(o, scf.ForOp)]  # before the loops retype
-    for op in [o for o in func.walk() if isinstance(o, scf.ForOp) and isinstance(o.lb.type, IndexType)]:
+    # one walk before the loops retype: lowering a loop or an if moves the ops inside, in their order
+    indexed, loops, ifs = [], [], []
+    for o in func.walk():
+        if isinstance(o, scf.ForOp):
+            if isinstance(o.lb.type, IndexType):
+                loops.append(o)
+            continue
+        if isinstance(o, scf.IfOp) and any(isinstance(r.type, IndexType) for r in o.results):
+            ifs.append(o)
+        if _indexed(o):
+            indexed.append(o)
+    for op in loops:
         _loop(op, rewriter)
-    for op in [o for o in func.walk() if isinstance(o, scf.IfOp) and any(isinstance(r.type, IndexType)
-                                                                          for r in o.results)]:
+    for op in ifs:
         _if(op, rewriter)
     for op in indexed:
         if op.name.startswith("emitc."):  # constants, calls, literals, operators: retyped
