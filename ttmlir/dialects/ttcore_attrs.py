@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 
 from dataclasses import dataclass, fields
 
 from xdsl.dialects.builtin import ArrayAttr, DenseIntOrFPElementsAttr, DictionaryAttr, IntegerAttr, MemRefLayoutAttr, TensorType
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir.affine import (AffineBinaryOpExpr, AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr,
+                             AffineMap)
 from xdsl.ir import Attribute, BlockArgument, Data, ParametrizedAttribute, SSAValue, TypeAttribute
 from xdsl.irdl import irdl_attr_definition, param_def
 from xdsl.parser import AttrParser
@@ -607,6 +609,26 @@ class InterleavedLayoutAttr(BracketedDims, _StridedLayout, Data[tuple[int, ...]]
     name = "ttcore.interleaved"
 
 
+# an affine expression's binary operators as AffineExpr.eval computes them
+_AFFINE_OPERATORS = {AffineBinaryOpKind.Add: operator.add, AffineBinaryOpKind.Mul: operator.mul,
+                     AffineBinaryOpKind.Mod: operator.mod, AffineBinaryOpKind.FloorDiv: operator.floordiv,
+                     AffineBinaryOpKind.CeilDiv: lambda a, b: -(-a // b)}
+
+
+def _compiled(expr: AffineExpr):
+    """`expr` (of dims and constants) as a function of the dims' values, as `expr.eval(dims, [])` computes it, without
+    walking the expression tree per evaluation."""
+    if isinstance(expr, AffineDimExpr):
+        return operator.itemgetter(expr.position)
+    if isinstance(expr, AffineConstantExpr):
+        value = expr.value
+        return lambda dims: value
+    if isinstance(expr, AffineBinaryOpExpr):
+        apply, lhs, rhs = _AFFINE_OPERATORS[expr.kind], _compiled(expr.lhs), _compiled(expr.rhs)
+        return lambda dims: apply(lhs(dims), rhs(dims))
+    return lambda dims: expr.eval(dims, [])  # a symbol: as eval treats it
+
+
 def grid_placement(mapping: Attribute, grid: tuple[int, ...]) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """Where a virtual grid's shards are, from its forward mapping `(shard index..., element index...) -> (core y,
     core x, element index...)`: the core holding the first shard and the rectangle of cores the shards fill in
@@ -617,7 +639,9 @@ def grid_placement(mapping: Attribute, grid: tuple[int, ...]) -> tuple[tuple[int
     if not isinstance(affine, AffineMap) or affine.num_dims != 2 * n or len(affine.results) != n + 2:
         return None
     count = math.prod(grid)
-    cores = [tuple(affine.eval([*index, *(0,) * n], []))[:2] for index in itertools.product(*map(range, grid))]
+    core_y, core_x = (_compiled(e) for e in affine.results[:2])  # a grid of hundreds of shards: each evaluated
+    cores = [(core_y(dims), core_x(dims)) for dims in (
+        (*index, *(0,) * n) for index in itertools.product(*map(range, grid)))]
     oy, ox = cores[0]
     if min(oy, ox) < 0 or list(affine.eval([*(0,) * n, *range(2, n + 2)], []))[2:] != list(range(2, n + 2)):
         return None
