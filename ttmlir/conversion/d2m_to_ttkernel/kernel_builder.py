@@ -169,9 +169,9 @@ class KernelOps(list):
     def __init__(self, noc: int | SSAValue | None = None, plan: "ArgPlan | None" = None,
                  accessors: dict | None = None, values: dict | None = None):
         super().__init__()
-        # (value, type) -> its IntegerAttr, shared by a kernel's nested bodies: a kernel makes thousands of
-        # constants of a few values, and an attribute is immutable
-        self.values: dict[tuple[int, Attribute], IntegerAttr] = {} if values is None else values
+        # (value, its Python type, attribute type) -> its IntegerAttr, shared by a kernel's nested bodies: a kernel
+        # makes thousands of constants of a few values, and an attribute is immutable
+        self.values: dict[tuple[int, type, Attribute], IntegerAttr] = {} if values is None else values
         self.noc = self.const(noc, i8) if isinstance(noc, int) else noc
         self.plan = plan or ArgPlan()
         self.accessors: dict[SSAValue, SSAValue] = {} if accessors is None else accessors  # base -> TensorAccessor
@@ -214,9 +214,10 @@ class KernelOps(list):
         return op.results[0] if op.results else None
 
     def const(self, value: int, t: Attribute = i32) -> SSAValue:
-        attr = self.values.get((value, t))
+        key = (value, type(value), t)  # a bool is not its int: IntegerAttr keeps which it was given
+        attr = self.values.get(key)
         if attr is None:
-            attr = self.values[(value, t)] = IntegerAttr(value, t)
+            attr = self.values[key] = IntegerAttr(value, t)
         # `create`: the op as its constructor makes it, without the generic argument checks (a third of the time)
         return self.emit(arith.ConstantOp.create(properties={"value": attr}, result_types=[t]))
 
