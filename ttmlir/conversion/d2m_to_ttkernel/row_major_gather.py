@@ -45,6 +45,15 @@ def unlinear_index(ops: KernelOps, linear: SSAValue, shape: tuple[int, ...]) -> 
     return out
 
 
+def core_position(ops: KernelOps, layout: ShardLayout, y: SSAValue, x: SSAValue, grid: tuple[int, ...],
+                  shard: tuple[int, ...]) -> tuple[list[SSAValue], SSAValue]:
+    """The grid index (in `grid`'s dims) of the core at (y, x) of `layout`'s 2-d grid, and its shard's first column."""
+    index = IndexType()
+    mine = unlinear_index(ops, ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(y, ops.const(layout.grid[1], index))), x)),
+                          grid)
+    return mine, ops.emit(arith.MuliOp(mine[-1], ops.const(shard[-1], index)))
+
+
 def shard_row(ops: KernelOps, r: SSAValue, core: list[SSAValue], shard: tuple[int, ...], logical: tuple[int, ...],
               first_column: SSAValue) -> tuple[list[SSAValue], SSAValue]:
     """Row `r` of the shard of the core at grid index `core`: its index in the tensor (the last dim the shard's first
@@ -118,10 +127,8 @@ def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping,
     ops.call("cb_reserve_back", port, count)
     local = ops.call("get_write_ptr", port, result=i32)
     y, x = ops.coords(layout)
-    mine = unlinear_index(ops, ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(y, ops.const(layout.grid[1], index))), x)),
-                     grid)
+    mine, first_column = core_position(ops, layout, y, x, grid, shard)
     read = run_reader(ops, chip, source, base)
-    first_column = ops.emit(arith.MuliOp(mine[-1], ops.const(shard[-1], index)))  # this shard's first column
 
     def c(body: KernelOps, v: int) -> SSAValue:
         return body.const(v, index)

@@ -22,8 +22,8 @@ from ttmlir import hardware
 from ttmlir.conversion.d2m_to_ttkernel.datamovement import shard_tile, zeroed_page
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import TILE, KernelOps, ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.programs import READER_CORE, Launch, ProgramKernels
-from ttmlir.conversion.d2m_to_ttkernel.row_major_gather import (linear_index, row_major_dims, run_reader, shard_row,
-                                                                 unlinear_index)
+from ttmlir.conversion.d2m_to_ttkernel.row_major_gather import (core_position, linear_index, row_major_dims, run_reader,
+                                                                 shard_row, unlinear_index)
 from ttmlir.dialects import d2m, ttkernel
 
 FACE = 16
@@ -73,9 +73,7 @@ def untilize_rows(chip: dict, tiled: ShardLayout, layout: ShardLayout, logical: 
     ops.call("cb_reserve_back", port, count)
     local = ops.call("get_write_ptr", port, result=i32)
     y, x = ops.coords(layout)
-    mine = unlinear_index(ops, ops.emit(arith.AddiOp(ops.emit(arith.MuliOp(y, ops.const(layout.grid[1], index))), x)),
-                     grid)
-    first_column = ops.emit(arith.MuliOp(mine[-1], ops.const(shard[-1], index)))
+    mine, first_column = core_position(ops, layout, y, x, grid, shard)
 
     def c(body: KernelOps, v: int) -> SSAValue:
         return body.const(v, index)
