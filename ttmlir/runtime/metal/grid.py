@@ -41,6 +41,7 @@ class Grid:
         self.dram: dict[tuple[int, int], torch.Tensor] = {}  # (bank, page) -> bytes, made on first write
         self.dram_views: dict[tuple[int, int], tuple] = {}  # (bank, page) -> (the page, its memory as numpy)
         self.dram_page_limit: int | None = None
+        self.shared_pages: set[tuple[int, int]] = set()  # pages another chip's grid holds too: copied on write
         self.kernel_cache: dict = {}
         self.events = 0  # every change another thread could wait for; unchanged over a round = a hang
         self.bank_bytes: dict[int, int] = {}  # DRAM bank -> bytes moved by the running program
@@ -127,7 +128,7 @@ class Grid:
             return
         done = 0
         for page, lo, hi in _pages(addr, data.size):
-            held = self._dram_view(where, page)
+            held = None if (where, page) in self.shared_pages else self._dram_view(where, page)
             if held is None:
                 self._dram_page(where, page)
                 held = self._dram_view(where, page)
@@ -146,17 +147,39 @@ class Grid:
 
     def _dram_page(self, bank: int, page: int) -> torch.Tensor:
         """A page of a DRAM bank to write, held from its first write on; the pages held are bounded by half this
-        machine's available memory, so a program writing all over DRAM is an error, not the host out of memory."""
+        machine's available memory, so a program writing all over DRAM is an error, not the host out of memory. A
+        page shared with another chip's grid becomes this grid's own copy first."""
         key = (bank, page)
-        if key not in self.dram:
-            if self.dram_page_limit is None or len(self.dram) >= self.dram_page_limit:  # (re)measured when reached
+        if key in self.shared_pages:
+            self.shared_pages.discard(key)
+            self.dram_views.pop(key, None)
+            self.dram[key] = self.dram[key].clone()
+        elif key not in self.dram:
+            owned = len(self.dram) - len(self.shared_pages)
+            if self.dram_page_limit is None or owned >= self.dram_page_limit:  # (re)measured when reached
                 room = (host_memory_available() or 8 << 30) // 2 // DRAM_PAGE
-                self.dram_page_limit = len(self.dram) + (room if self.dram_page_limit is not None else max(64, room))
-            if len(self.dram) >= self.dram_page_limit:
-                raise MetalError(f"the programs wrote to more than {len(self.dram) * DRAM_PAGE >> 20} MiB of DRAM, "
+                self.dram_page_limit = owned + (room if self.dram_page_limit is not None else max(64, room))
+            if owned >= self.dram_page_limit:
+                raise MetalError(f"the programs wrote to more than {owned * DRAM_PAGE >> 20} MiB of DRAM, "
                                  "more than this simulation holds (half the host's available memory)")
             self.dram[key] = torch.zeros(DRAM_PAGE, dtype=torch.uint8)
         return self.dram[key]
+
+    def share_dram(self, source: "Grid", start: int, end: int) -> None:
+        """Every bank's [start, end) as `source` holds it: its whole pages shared (each grid copies a shared page
+        before writing it), the parts of pages at the range's ends copied. A replicated input written to every chip
+        of a mesh so takes its DRAM bytes once."""
+        for (bank, page), held in list(source.dram.items()):
+            lo, hi = max(start - page * DRAM_PAGE, 0), min(end - page * DRAM_PAGE, DRAM_PAGE)
+            if lo >= hi:
+                continue
+            if (lo, hi) == (0, DRAM_PAGE):
+                self.dram[(bank, page)] = held
+                self.dram_views.pop((bank, page), None)
+                self.shared_pages.add((bank, page))
+                source.shared_pages.add((bank, page))
+            else:
+                self._dram_page(bank, page)[lo:hi] = held[lo:hi]
 
     def dram_addr(self, bank: int, addr: int) -> int:
         if not 0 <= bank < self.facts.num_dram_channels:
@@ -185,7 +208,8 @@ class Grid:
         first, last = -(-start // DRAM_PAGE), end // DRAM_PAGE
         for key in [key for key in self.dram if first <= key[1] < last]:
             del self.dram[key]
-            self.dram_views.pop(key, None)  # its numpy view would keep the page's memory
+            self.dram_views.pop(key, None)
+            self.shared_pages.discard(key)  # its numpy view would keep the page's memory
 
     # --- programs --------------------------------------------------------------------------------------
     def run(self, program: Program) -> ProgramStats:

@@ -499,6 +499,9 @@ class MeshProgramRunner:
             if isinstance(value, (list, tuple)) and len(value) != len(self.chips):
                 raise MetalError(f"input {i} gives {len(value)} piece(s) to the {len(self.chips)} chips of program "
                                  f"'{self.program.name}' ({self.mesh[0]}x{self.mesh[1]} mesh)")
+        refs = fbu.as_list(self.program.inputs)  # an input every chip gets is held once, for all of them
+        inputs = [value if isinstance(value, (list, tuple)) or i >= len(refs) else
+                  _hold(value, DeviceBuffer.of(refs[i]).dtype) for i, value in enumerate(inputs)]
         for chip, runner in enumerate(self.chips):
             runner.bind([value[chip] if isinstance(value, (list, tuple)) else value for value in inputs])
         results = [[] for _ in self.chips]
@@ -510,6 +513,8 @@ class MeshProgramRunner:
                     runner.host.pop(buffer, None)
             with located(command):
                 handler = MESH_COMMANDS.get(type(command.type))
+                if handler is None and self._write_replicated(command):
+                    continue
                 if handler is None:
                     for chip, runner in enumerate(self.chips):
                         results[chip] = runner.step(command) or results[chip]
@@ -532,6 +537,25 @@ class MeshProgramRunner:
                         "fabric_ns": fabric_ns(command.type, self.mesh, self.chips[0].grid.facts.arch)})
         self.chip_results = results
         return results[0]
+
+
+    def _write_replicated(self, command: fbm.CommandT) -> bool:
+        """A host tensor every chip holds alike written into a DRAM buffer: written by chip 0, its pages shared by
+        the other chips (copied by a chip only when it writes them), so a replicated weight takes its DRAM once."""
+        table, first = command.type, self.chips[0]
+        if not isinstance(table, fbm.EnqueueWriteBufferCommandT) or len(self.chips) == 1:
+            return False
+        source = first.host_of(table.src)
+        buffer = first._device(table.dst)
+        if buffer.layout != fbm.BufferLayout.Interleaved or any(
+                runner.host_of(table.src) is not source for runner in self.chips[1:]):
+            return False
+        first.step(command)
+        start, end = first._dram_range(buffer)
+        for runner in self.chips[1:]:
+            runner._device(table.dst)
+            runner.grid.share_dram(first.grid, start, end)
+        return True
 
 
 def _host_last_uses(commands: list) -> dict[int, list[int]]:

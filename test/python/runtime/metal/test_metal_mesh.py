@@ -272,3 +272,55 @@ module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x4>]>} {
     pieces = [torch.full((32, 32), float(chip)) for chip in range(4)]
     chips, _ = run_program_on_mesh(translate(lower_to_ttmetal(text, "<test>", "")), [pieces])
     assert [float(chip[0][0, 0]) for chip in chips] == [3.0, 0.0, 1.0, 2.0]
+
+
+
+REPLICATED_WEIGHT = """
+module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
+  func.func @doubled(%x: tensor<64x64xf32>, %w: tensor<1024x2048xf32>) -> (tensor<64x64xf32>, tensor<1024x2048xf32>) {
+    %xs = "ttir.mesh_shard"(%x) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 2>, shard_type = #ttcore.shard_type<devices>}> : (tensor<64x64xf32>) -> tensor<64x32xf32>
+    %y = "ttir.neg"(%xs) : (tensor<64x32xf32>) -> tensor<64x32xf32>
+    %w2 = "ttir.add"(%w, %w) : (tensor<1024x2048xf32>, tensor<1024x2048xf32>) -> tensor<1024x2048xf32>
+    %yo = "ttir.mesh_shard"(%y) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 1, 2>, shard_type = #ttcore.shard_type<devices>}> : (tensor<64x32xf32>) -> tensor<64x64xf32>
+    return %yo, %w2 : tensor<64x64xf32>, tensor<1024x2048xf32>
+  }
+}
+"""
+
+
+def test_a_replicated_input_takes_its_dram_once(monkeypatch):
+    """An input every chip of the mesh gets alike is written into DRAM by one chip and its whole pages shared with
+    the other chips' grids (not copied per chip); the results are as on one chip."""
+    from ttmlir.runtime.metal.grid import Grid
+
+    shared = []
+    share = Grid.share_dram
+
+    def counted(grid, source, start, end):
+        share(grid, source, start, end)
+        shared.append(sum(grid.dram[key] is source.dram.get(key) for key in grid.shared_pages))
+    monkeypatch.setattr(Grid, "share_dram", counted)
+    module = lower_to_ttmetal(REPLICATED_WEIGHT, "<test>", "default-input-memspace=dram")
+    g = torch.Generator().manual_seed(3)
+    x, w = torch.randn(64, 64, generator=g), torch.randn(1024, 2048, generator=g)
+    (y, w2), _ = run_program(translate(module), [x, w])
+    assert torch.equal(y, -x) and torch.equal(w2, w + w)
+    assert max(shared) * (1 << 16) >= w.numel() * 4 * 3 // 4  # most of the weight's 8 MiB held once for both chips
+
+
+def test_a_chip_writing_a_shared_dram_page_writes_its_own_copy():
+    """Pages shared between two chips' grids stay each chip's memory: a write on one changes only that chip's, the
+    range's partial pages at its ends are copies from the start."""
+    from ttmlir.runtime.metal.grid import Grid
+
+    first, second = Grid(), Grid()
+    data = torch.arange(3 << 16, dtype=torch.int32).to(torch.uint8)
+    first.write(first.dram_addr(1, 1000), data)
+    second.share_dram(first, 1000, 1000 + data.numel())
+    assert second.read(second.dram_addr(1, 1000), data.numel()).equal(data)
+    assert first.dram[(1, 1)] is second.dram[(1, 1)] and first.dram[(1, 0)] is not second.dram[(1, 0)]
+    second.write(second.dram_addr(1, 1 << 16), torch.full((8,), 7, dtype=torch.uint8))
+    first.write(first.dram_addr(1, 1200), torch.full((8,), 9, dtype=torch.uint8))
+    assert first.read(first.dram_addr(1, 1 << 16), 8).equal(data[(1 << 16) - 1000:][:8])
+    assert second.read(second.dram_addr(1, 1 << 16), 8).tolist() == [7] * 8
+    assert second.read(second.dram_addr(1, 1200), 8).equal(data[200:208])
