@@ -513,7 +513,7 @@ class MeshProgramRunner:
                     runner.host.pop(buffer, None)
             with located(command):
                 handler = MESH_COMMANDS.get(type(command.type))
-                if handler is None and self._write_replicated(command):
+                if handler is None and self._run_replicated(command):
                     continue
                 if handler is None:
                     for chip, runner in enumerate(self.chips):
@@ -539,16 +539,24 @@ class MeshProgramRunner:
         return results[0]
 
 
-    def _write_replicated(self, command: fbm.CommandT) -> bool:
-        """A host tensor every chip holds alike written into a DRAM buffer: written by chip 0, its pages shared by
-        the other chips (copied by a chip only when it writes them), so a replicated weight takes its DRAM once."""
+    def _run_replicated(self, command: fbm.CommandT) -> bool:
+        """A host copy or DRAM write of a host tensor every chip holds alike, run once for all the chips: a copy's
+        result held once (host buffers are never written in place); a write into a DRAM buffer made by chip 0, its
+        pages shared by the other chips (copied by a chip only when it writes them). A replicated weight so takes
+        its host and DRAM bytes once, not once per chip."""
         table, first = command.type, self.chips[0]
-        if not isinstance(table, fbm.EnqueueWriteBufferCommandT) or len(self.chips) == 1:
+        if not isinstance(table, (fbm.EnqueueWriteBufferCommandT, fbm.MemrefCopyCommandT)) or len(self.chips) == 1:
             return False
         source = first.host_of(table.src)
+        if any(runner.host_of(table.src) is not source for runner in self.chips[1:]):
+            return False
+        if isinstance(table, fbm.MemrefCopyCommandT):
+            first.step(command)
+            for runner in self.chips[1:]:
+                runner.host[table.dst.globalId] = first.host[table.dst.globalId]
+            return True
         buffer = first._device(table.dst)
-        if buffer.layout != fbm.BufferLayout.Interleaved or any(
-                runner.host_of(table.src) is not source for runner in self.chips[1:]):
+        if buffer.layout != fbm.BufferLayout.Interleaved:
             return False
         first.step(command)
         start, end = first._dram_range(buffer)

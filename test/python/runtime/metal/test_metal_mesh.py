@@ -277,20 +277,21 @@ module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x4>]>} {
 
 REPLICATED_WEIGHT = """
 module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
-  func.func @doubled(%x: tensor<64x64xf32>, %w: tensor<1024x2048xf32>) -> (tensor<64x64xf32>, tensor<1024x2048xf32>) {
+  func.func @doubled(%x: tensor<64x64xf32>, %w: tensor<1000x2040xf32>) -> (tensor<64x64xf32>, tensor<1000x2040xf32>) {
     %xs = "ttir.mesh_shard"(%x) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<full_to_shard>, shard_shape = array<i64: 1, 2>, shard_type = #ttcore.shard_type<devices>}> : (tensor<64x64xf32>) -> tensor<64x32xf32>
     %y = "ttir.neg"(%xs) : (tensor<64x32xf32>) -> tensor<64x32xf32>
-    %w2 = "ttir.add"(%w, %w) : (tensor<1024x2048xf32>, tensor<1024x2048xf32>) -> tensor<1024x2048xf32>
+    %w2 = "ttir.add"(%w, %w) : (tensor<1000x2040xf32>, tensor<1000x2040xf32>) -> tensor<1000x2040xf32>
     %yo = "ttir.mesh_shard"(%y) <{shard_dims = array<i64: -1, 1>, shard_direction = #ttcore.shard_direction<shard_to_full>, shard_shape = array<i64: 1, 2>, shard_type = #ttcore.shard_type<devices>}> : (tensor<64x32xf32>) -> tensor<64x64xf32>
-    return %yo, %w2 : tensor<64x64xf32>, tensor<1024x2048xf32>
+    return %yo, %w2 : tensor<64x64xf32>, tensor<1000x2040xf32>
   }
 }
 """
 
 
 def test_a_replicated_input_takes_its_dram_once(monkeypatch):
-    """An input every chip of the mesh gets alike is written into DRAM by one chip and its whole pages shared with
-    the other chips' grids (not copied per chip); the results are as on one chip."""
+    """An input every chip of the mesh gets alike (here not in whole tiles: first copied into a tile-padded host
+    buffer) is copied once for all chips, written into DRAM by one chip and its whole pages shared with the other
+    chips' grids (not copied per chip); the results are as on one chip."""
     from ttmlir.runtime.metal.grid import Grid
 
     shared = []
@@ -302,7 +303,7 @@ def test_a_replicated_input_takes_its_dram_once(monkeypatch):
     monkeypatch.setattr(Grid, "share_dram", counted)
     module = lower_to_ttmetal(REPLICATED_WEIGHT, "<test>", "default-input-memspace=dram")
     g = torch.Generator().manual_seed(3)
-    x, w = torch.randn(64, 64, generator=g), torch.randn(1024, 2048, generator=g)
+    x, w = torch.randn(64, 64, generator=g), torch.randn(1000, 2040, generator=g)
     (y, w2), _ = run_program(translate(module), [x, w])
     assert torch.equal(y, -x) and torch.equal(w2, w + w)
     assert max(shared) * (1 << 16) >= w.numel() * 4 * 3 // 4  # most of the weight's 8 MiB held once for both chips
