@@ -37,13 +37,14 @@ from ttmlir.conversion.d2m_to_ttkernel.views import drop_dead_views, shifted_vie
 from ttmlir.conversion.d2m_to_ttkernel.generics import fill_value, fills_of, plan_generic
 from ttmlir.conversion.d2m_to_ttkernel.kernel_functions import lower_kernel_functions
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, ShardLayout
-from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_type
+from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_empty
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
 from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
 from ttmlir.conversion.d2m_to_ttkernel.topk import launch_topk
 from ttmlir.conversion.d2m_to_ttkernel.row_major_gather import launch_row_major_gather
 from ttmlir.conversion.d2m_to_ttkernel.row_major_relayout import launch_relayout
+from ttmlir.conversion.d2m_to_ttkernel.tile_gather import launch_tile_gather
 from ttmlir.transforms.d2m.topk_sharding import topk_block_of
 from ttmlir.dialects.d2m_embedding import EmbeddingOp
 from ttmlir.conversion.d2m_to_ttkernel.spill import lower_within_l1, spill_large, spillable
@@ -70,8 +71,16 @@ def _moved_on_device(source: SSAValue, dest: SSAValue) -> bool:
     grids go through the host."""
     tiled = [_on_device(v) and isinstance(v.type.element_type, ttcore.TileType) for v in (source, dest)]
     if not (_row_major(source) or _row_major(dest)):
-        return True
+        return not (all(tiled) and _other_tiles(source, dest))
     return source.type == dest.type or (_row_major(source) and tiled[1]) or (tiled[0] and _row_major(dest))
+
+
+def _other_tiles(source: SSAValue, dest: SSAValue) -> bool:
+    """Whether tiled device tensors `source` and `dest` tile their elements differently: one kept at its rank (each
+    matrix padded to whole tiles), the other collapsed to 2-d (the matrices' rows one after another), when a
+    matrix's rows are not a whole number of tiles."""
+    ranked = [len(v.type.get_shape()) > 4 for v in (source, dest)]
+    return ranked[0] != ranked[1] and (source if ranked[0] else dest).type.encoding.data.logical_shape[-2] % TILE != 0
 
 
 def _fold(op: Operation) -> bool:
@@ -205,13 +214,13 @@ class _FunctionKernels:
             source = op.operands[0] = back.operands[0]  # device to host to device: from the device
         on_device = [_on_device(v) for v in (source, result)]
         if on_device == [False, True] and self.layout_of(dest).nd and self.layout_of(dest).tiled:
-            staging = d2m.EmptyOp.create(result_types=[staging_type(dest.type)])
+            staging = staging_empty(dest)
             write = d2m.ToLayoutOp.create(operands=[source, staging.result], result_types=[staging.result.type])
             write.location = op.location
             self.before(op, [staging, write])
             self.replace(op, self.builder.launch("tilize", [write.results[0]], dest, op))
         elif on_device == [True, False] and self.layout_of(source).nd and self.layout_of(source).tiled:
-            staging = d2m.EmptyOp.create(result_types=[staging_type(source.type)])
+            staging = staging_empty(source)
             self.before(op, [staging])
             launch = self.builder.launch("untilize", [source], staging.result, op)
             op.operands[0] = self.kernels_generic(launch, _grid_of(source), op).results[0]
@@ -249,6 +258,8 @@ class _FunctionKernels:
         if layout.nd is not None and not layout.tiled:  # a row-major copy kept at its rank
             return launch_row_major_gather(self.builder, generic, out)
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
+        if layout.nd is not None and any(isinstance(op.source.owner, d2m.ViewLayoutOp) for op in loads.values()):
+            return launch_tile_gather(self.builder, generic, out)  # tiles kept at their rank, copied from a view
         stores = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteStoreOp)]
         if len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy
             (load,) = loads.values()
