@@ -76,11 +76,17 @@ def _moved_on_device(source: SSAValue, dest: SSAValue) -> bool:
 
 
 def _other_tiles(source: SSAValue, dest: SSAValue) -> bool:
-    """Whether tiled device tensors `source` and `dest` tile their elements differently: one kept at its rank (each
-    matrix padded to whole tiles), the other collapsed to 2-d (the matrices' rows one after another), when a
-    matrix's rows are not a whole number of tiles."""
-    ranked = [len(v.type.get_shape()) > 4 for v in (source, dest)]
-    return ranked[0] != ranked[1] and (source if ranked[0] else dest).type.encoding.data.logical_shape[-2] % TILE != 0
+    """Whether tiled device tensors `source` and `dest` order their tiles differently, so that no tile-by-tile copy
+    of their 2-d forms moves one into the other: a shard of one kept at its rank holds several matrices (its tile
+    rows are then not the tensor's, shard by shard), or one is kept at its rank (each matrix padded to whole tiles)
+    and the other collapsed to 2-d (the matrices' rows one after another) while a matrix's rows are not a whole
+    number of tiles."""
+    if source.type == dest.type:
+        return False
+    ranked = [t for t in (source.type, dest.type) if len(t.get_shape()) > 4]
+    if any(set(t.get_shape()[len(t.get_shape()) // 2:-2]) != {1} for t in ranked):
+        return True
+    return len(ranked) == 1 and ranked[0].encoding.data.logical_shape[-2] % TILE != 0
 
 
 def _fold(op: Operation) -> bool:

@@ -10,8 +10,8 @@ holding its source tile (`d2m_to_ttkernel/tile_gather.py`); host data is written
 cores and tilized there, the result untilized there and read back (upstream's host transfers of such tensors).
 
 The other slices and permutes keep their paths (`row_major.py`, `slice.py`, `permute.py`): those cutting a matrix's
-last two dims (and, in ttnn-mode, all), tensors of two dims or fewer, and copies whose grids would hold several
-matrices in a shard or whose shards would take over half a core's free L1."""
+last two dims (and, in ttnn-mode, all), tensors of two dims or fewer, and copies whose shards would take over half
+a core's free L1."""
 
 from __future__ import annotations
 
@@ -44,15 +44,12 @@ def tiled_rank_type(shape: tuple[int, ...], element: Attribute, memory: str) -> 
 
 
 def _fits(units: list[tuple[int, ...]], dtype: str, chip: dict) -> bool:
-    """Whether tensors of `units` (tiles; last two dims in tiles) on the virtual grids grid selection gives them hold
-    one matrix per shard, and their tiled shards and row-major staging shards take at most half a core's free L1."""
+    """Whether the tiled shards and row-major staging shards of tensors of `units` (tiles; last two dims in tiles),
+    on the virtual grids grid selection gives them, take at most half a core's free L1."""
     grid_shape = tuple(chip["grid"])
     total = 0
     for u in units:
-        grid = nd_virtual_grid(u, grid_shape)
-        if tuple(grid[:-2]) != tuple(u[:-2]):
-            return False
-        total += 2 * math.prod(u) // math.prod(grid) * hardware.tile_bytes(DTYPES[dtype])
+        total += 2 * math.prod(u) // math.prod(nd_virtual_grid(u, grid_shape)) * hardware.tile_bytes(DTYPES[dtype])
     return total <= (int(chip["l1_size"]) - int(chip["l1_unreserved_base"])) // 2
 
 
