@@ -112,21 +112,22 @@ def test_slices_stepping_over_outer_dims_are_exact(shape, begins, ends, steps, d
 
 
 @pytest.mark.parametrize("shape, dtype, op", [
-    # matrices of 40 rows: the collapsed tiles and those kept at their rank differ, moved through the host
+    # matrices of 40 rows: the collapsed tiles and those kept at their rank differ, moved through row-major shards
     ((2, 3, 40, 64), "f32", ("permute", (1, 0, 2, 3))),
-    # matrices of whole tiles, one per shard: the producer's tiles copied onto the permute's grid on the device
+    # matrices of whole tiles, one per shard: the producer's tiles copied onto the permute's grid tile by tile
     ((2, 3, 64, 64), "bf16", ("permute", (1, 0, 2, 3))),
-    # whole tiles, several matrices per shard on wormhole: not copied tile by tile between the two forms
+    # whole tiles, several matrices per shard on wormhole: through row-major shards too
     ((6, 8, 64, 64), "f32", ("slice", (1, 2, 0, 0), (5, 8, 64, 64), (1, 1, 1, 1))),
 ])
 def test_between_collapsed_tiled_programs(shape, dtype, op):
     """An abs before and after: the collapsed 2-d tiles of the elementwise programs and the tiles kept at their rank
-    moved into each other."""
+    moved into each other on the device (the host writes the input and reads the result alone)."""
     if op[0] == "permute":
         text, expected = permute_text(shape, op[1], dtype, "abs"), lambda x: permuted(x, op[1])
     else:
         text, expected = slice_text(shape, *op[1:], dtype, "abs"), lambda x: sliced(x, *op[1:])
     module = compile_module(text, "wormhole_b0")
+    assert [len(moved(module, kind)) for kind in ("write", "read")] == [1, 1]
     x = host_input(shape, dtype)
     (y,), _ = run_program(translate(module), [x])
     assert torch.equal(y, expected(x.abs()).abs())
@@ -134,7 +135,7 @@ def test_between_collapsed_tiled_programs(shape, dtype, op):
 
 def test_tiles_kept_at_their_rank_around_a_slice_with_collapse_tensors_2d_false():
     """collapse-tensors-2d=false: the producer's and consumer's tiles at their rank on their own grids, the slice's
-    on virtual grids: moved between them through row-major shards."""
+    on virtual grids (shards of one matrix each: moved between them tile by tile)."""
     shape, begins, ends, steps = (2, 3, 64, 64), (1, 0, 0, 0), (2, 3, 64, 64), (1, 2, 1, 1)
     module = compile_module(slice_text(shape, begins, ends, steps, "f32", around="abs"), "wormhole_b0",
                             "collapse-tensors-2d=false")

@@ -66,13 +66,20 @@ def _row_major(value: SSAValue) -> bool:
 
 
 def _moved_on_device(source: SSAValue, dest: SSAValue) -> bool:
-    """Whether a program moves device tensor `source` into `dest`'s layout: any two tiled layouts, a row-major
-    tensor kept at its rank and a tiled one (`row_major_relayout.py`), the same type; two row-major ones of other
-    grids go through the host."""
+    """Whether programs move device tensor `source` into `dest`'s layout: two tiled layouts (tile by tile, or
+    through row-major shards where one is collapsed to 2-d and the other kept at its rank orders its tiles
+    otherwise), a row-major tensor kept at its rank and a tiled one (`row_major_relayout.py`), the same type; two
+    row-major ones of other grids, and two tiled ones kept at their rank ordering their tiles differently, go
+    through the host."""
     tiled = [_on_device(v) and isinstance(v.type.element_type, ttcore.TileType) for v in (source, dest)]
     if not (_row_major(source) or _row_major(dest)):
-        return not (all(tiled) and _other_tiles(source, dest))
+        return not (all(tiled) and _other_tiles(source, dest) and _ranked(source) and _ranked(dest))
     return source.type == dest.type or (_row_major(source) and tiled[1]) or (tiled[0] and _row_major(dest))
+
+
+def _ranked(value: SSAValue) -> bool:
+    """Whether device tensor `value` is kept at its rank (a grid dim per dim)."""
+    return len(value.type.get_shape()) > 4
 
 
 def _other_tiles(source: SSAValue, dest: SSAValue) -> bool:
@@ -83,7 +90,7 @@ def _other_tiles(source: SSAValue, dest: SSAValue) -> bool:
     number of tiles."""
     if source.type == dest.type:
         return False
-    ranked = [t for t in (source.type, dest.type) if len(t.get_shape()) > 4]
+    ranked = [v.type for v in (source, dest) if _ranked(v)]
     if any(set(t.get_shape()[len(t.get_shape()) // 2:-2]) != {1} for t in ranked):
         return True
     return len(ranked) == 1 and ranked[0].encoding.data.logical_shape[-2] % TILE != 0
@@ -232,6 +239,21 @@ class _FunctionKernels:
             op.operands[0] = self.kernels_generic(launch, _grid_of(source), op).results[0]
         elif on_device == [True, True] and (_row_major(source) or _row_major(dest)) and source.type != dest.type:
             self.replace(op, launch_relayout(self.builder, source, dest, op))
+        elif on_device == [True, True] and _other_tiles(source, dest):
+            # tiles kept at their rank and collapsed ones ordered otherwise: through the row-major shards of the one
+            # kept at its rank (untilized or tilized in place, moved by face rows from or into the collapsed tiles)
+            if _ranked(source):
+                staging = staging_empty(source)
+                self.before(op, [staging])
+                launch = self.builder.launch("untilize", [source], staging.result, op)
+                rows = self.kernels_generic(launch, _grid_of(source), op).results[0]
+                self.replace(op, launch_relayout(self.builder, rows, dest, op))
+            else:
+                staging = staging_empty(dest)
+                self.before(op, [staging])
+                rows = self.kernels_generic(launch_relayout(self.builder, source, staging.result, op),
+                                            _grid_of(staging.result), op).results[0]
+                self.replace(op, self.builder.launch("tilize", [rows], dest, op))
         elif on_device == [True, True] and self.layout_of(source) != self.layout_of(dest):
             self.replace(op, self.builder.launch("typecast", [source], dest, op, ["same"]))
 
