@@ -219,7 +219,8 @@ class _FunctionKernels:
         """A move into another layout that takes a program: a host tensor onto a device tensor kept at its rank
         (written row-major into shards of its own, then tilized there, as upstream moves host data), such a
         tensor back to the host (untilized into row-major shards first), a device tensor into another device
-        layout (copied tile by tile; between tiles and row-major shards kept at their rank, by face rows)."""
+        layout (copied tile by tile; between tiles and row-major shards kept at their rank, by face rows; between
+        collapsed tiles and tiles kept at their rank ordered otherwise, through the latter's row-major shards)."""
         source, dest, result = op.operands[0], op.operands[1], op.results[0]
         back = source.owner
         if isinstance(back, Operation) and back.name in LAYOUT_MOVES and _on_device(back.operands[0]) and \
@@ -266,7 +267,7 @@ class _FunctionKernels:
     def program(self, generic: d2m.GenericOp, scalers: list[d2m.GenericOp]) -> Launch:
         """A generic op's program: its region loads whole shards of its inputs, computes one tile op on them
         (elementwise in a linalg.generic, a reduction or a matmul) and stores the whole output shard; a copy into a
-        row-major tensor kept at its rank reads each of its rows where its view names it."""
+        tensor kept at its rank reads each of its rows (row-major) or tiles where its view names it."""
         if (block := topk_block_of(generic)) is not None:
             return launch_topk(self.builder, generic, block)
         out = generic.outputs[0] if len(generic.outputs) == 1 else None

@@ -4,9 +4,10 @@ of shards laid onto a rectangle of cores: a virtual grid, its maps on the tensor
 grid), its operands re-blocked as their indexing maps read them: an elementwise operand on the output's grid
 (transposed for a transpose), a matmul's A in the output's grid rows (all of K per core), B in its columns, an operand
 broadcast or reduced along a dim whole along it; a tensor kept at its rank (collapse-tensors-2d=false) has a grid dim
-per batch dim, a matrix's shard along each; a row-major one kept at its rank (a slice cutting tiles), and the tensor
-it views, each the virtual grid of its rank upstream's computeOptimalVirtualGrid gives it. Every type along the way follows: the device tensors (their d2m.empty and
-to_layout), the blocks the region loads and stores. A TTNN tensor (ttnn-mode) stays where TTNN holds it and is read
+per batch dim, a matrix's shard along each; one kept at its rank copied from a view (a slice or permute: in row-major
+elements where it cuts tiles, in tiles where it keeps each matrix whole), and the tensor it views, each the virtual
+grid of its rank upstream's computeOptimalVirtualGrid gives it, with its maps. Every type along the way follows: the
+device tensors (their d2m.empty and to_layout), the blocks the region loads and stores. A TTNN tensor (ttnn-mode) stays where TTNN holds it and is read
 through a view reblocking it onto the grid. Generics inside a d2m.spatial keep the grids their core ranges give them,
 with the maps of the cores their outputs are on; one in explicit data-movement form (no indexing maps) keeps the grid
 its author gave it."""
