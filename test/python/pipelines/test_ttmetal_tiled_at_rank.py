@@ -102,6 +102,7 @@ def test_permutes_of_outer_dims_are_exact(shape, order, dtype):
     ((6, 8, 40, 64), (1, 0, 0, 0), (6, 8, 40, 64), (2, 3, 1, 1), "f32"),  # steps over both outer dims
     ((5, 4, 3, 33, 70), (1, 1, 0, 0, 0), (5, 4, 3, 33, 70), (2, 2, 1, 1, 1), "bf16"),
     ((3, 7, 32, 96), (2, 1, 0, 0), (3, 6, 32, 96), (1, 2, 1, 1), "si32"),
+    ((7, 50, 64), (1, 0, 0), (7, 50, 64), (3, 1, 1), "bf16"),  # three dims
 ])
 def test_slices_stepping_over_outer_dims_are_exact(shape, begins, ends, steps, dtype):
     module = compile_module(slice_text(shape, begins, ends, steps, dtype), "wormhole_b0")
