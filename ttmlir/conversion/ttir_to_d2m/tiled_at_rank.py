@@ -10,8 +10,9 @@ holding its source tile (`d2m_to_ttkernel/tile_gather.py`); host data is written
 cores and tilized there, the result untilized there and read back (upstream's host transfers of such tensors).
 
 The other slices and permutes keep their paths (`row_major.py`, `slice.py`, `permute.py`): those cutting a matrix's
-last two dims (and, in ttnn-mode, all), tensors of two dims or fewer, and copies whose shards would take over half
-a core's free L1."""
+last two dims (and, in ttnn-mode, all), slices taking consecutive whole matrices (a rectangle of the collapsed
+input's tiles, one program where the tensors around are collapsed too), tensors of two dims or fewer, and copies
+whose shards would take over half a core's free L1."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from ttmlir import hardware
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import DTYPES
 from ttmlir.conversion.ttir_to_d2m.row_gather import copy_block
 from ttmlir.conversion.ttir_to_d2m.row_major import _chip, _tilizable, row_major_slice, unit_device_map
-from ttmlir.conversion.ttir_to_d2m.slice import _bounds
+from ttmlir.conversion.ttir_to_d2m.slice import CutsTiles, _bounds, tile_offsets
 from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype, _map
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.ir.tt_op import TTOp
@@ -88,6 +89,11 @@ def tiled_slice(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Operat
     begins, ends, steps = _bounds(op, shape)
     if len(shape) <= 2 or not _tilizable(begins, ends, steps, shape):
         return row_major_slice(convert, op, device)
+    try:  # consecutive whole matrices stay a copy of a rectangle of the collapsed input's tiles (`slice.py`)
+        tile_offsets(op, shape)
+        return None
+    except CutsTiles:
+        pass
     d = [AffineExpr.dimension(k) for k in range(len(shape))]
     logical = AffineMap(len(shape), 0, tuple(d[k] * step + begin if step != 1 else d[k] + begin if begin else d[k]
                                              for k, (begin, step) in enumerate(zip(begins, steps))))
