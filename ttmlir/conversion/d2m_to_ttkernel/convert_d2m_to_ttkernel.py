@@ -37,13 +37,14 @@ from ttmlir.conversion.d2m_to_ttkernel.views import drop_dead_views, shifted_vie
 from ttmlir.conversion.d2m_to_ttkernel.generics import fill_value, fills_of, plan_generic
 from ttmlir.conversion.d2m_to_ttkernel.kernel_functions import lower_kernel_functions
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, ShardLayout
-from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_type
+from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_empty
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
 from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
 from ttmlir.conversion.d2m_to_ttkernel.topk import launch_topk
 from ttmlir.conversion.d2m_to_ttkernel.row_major_gather import launch_row_major_gather
 from ttmlir.conversion.d2m_to_ttkernel.row_major_relayout import launch_relayout
+from ttmlir.conversion.d2m_to_ttkernel.tile_gather import launch_tile_gather
 from ttmlir.transforms.d2m.topk_sharding import topk_block_of
 from ttmlir.dialects.d2m_embedding import EmbeddingOp
 from ttmlir.conversion.d2m_to_ttkernel.spill import lower_within_l1, spill_large, spillable
@@ -65,13 +66,34 @@ def _row_major(value: SSAValue) -> bool:
 
 
 def _moved_on_device(source: SSAValue, dest: SSAValue) -> bool:
-    """Whether a program moves device tensor `source` into `dest`'s layout: any two tiled layouts, a row-major
-    tensor kept at its rank and a tiled one (`row_major_relayout.py`), the same type; two row-major ones of other
-    grids go through the host."""
+    """Whether programs move device tensor `source` into `dest`'s layout: two tiled layouts (tile by tile, or
+    through row-major shards where one is collapsed to 2-d and the other kept at its rank orders its tiles
+    otherwise), a row-major tensor kept at its rank and a tiled one (`row_major_relayout.py`), the same type; two
+    row-major ones of other grids, and two tiled ones kept at their rank ordering their tiles differently, go
+    through the host."""
     tiled = [_on_device(v) and isinstance(v.type.element_type, ttcore.TileType) for v in (source, dest)]
     if not (_row_major(source) or _row_major(dest)):
-        return True
+        return not (all(tiled) and _other_tiles(source, dest) and _ranked(source) and _ranked(dest))
     return source.type == dest.type or (_row_major(source) and tiled[1]) or (tiled[0] and _row_major(dest))
+
+
+def _ranked(value: SSAValue) -> bool:
+    """Whether device tensor `value` is kept at its rank (a grid dim per dim)."""
+    return len(value.type.get_shape()) > 4
+
+
+def _other_tiles(source: SSAValue, dest: SSAValue) -> bool:
+    """Whether tiled device tensors `source` and `dest` order their tiles differently, so that no tile-by-tile copy
+    of their 2-d forms moves one into the other: a shard of one kept at its rank holds several matrices (its tile
+    rows are then not the tensor's, shard by shard), or one is kept at its rank (each matrix padded to whole tiles)
+    and the other collapsed to 2-d (the matrices' rows one after another) while a matrix's rows are not a whole
+    number of tiles."""
+    if source.type == dest.type:
+        return False
+    ranked = [v.type for v in (source, dest) if _ranked(v)]
+    if any(set(t.get_shape()[len(t.get_shape()) // 2:-2]) != {1} for t in ranked):
+        return True
+    return len(ranked) == 1 and ranked[0].encoding.data.logical_shape[-2] % TILE != 0
 
 
 def _fold(op: Operation) -> bool:
@@ -197,7 +219,8 @@ class _FunctionKernels:
         """A move into another layout that takes a program: a host tensor onto a device tensor kept at its rank
         (written row-major into shards of its own, then tilized there, as upstream moves host data), such a
         tensor back to the host (untilized into row-major shards first), a device tensor into another device
-        layout (copied tile by tile; between tiles and row-major shards kept at their rank, by face rows)."""
+        layout (copied tile by tile; between tiles and row-major shards kept at their rank, by face rows; between
+        collapsed tiles and tiles kept at their rank ordered otherwise, through the latter's row-major shards)."""
         source, dest, result = op.operands[0], op.operands[1], op.results[0]
         back = source.owner
         if isinstance(back, Operation) and back.name in LAYOUT_MOVES and _on_device(back.operands[0]) and \
@@ -205,18 +228,33 @@ class _FunctionKernels:
             source = op.operands[0] = back.operands[0]  # device to host to device: from the device
         on_device = [_on_device(v) for v in (source, result)]
         if on_device == [False, True] and self.layout_of(dest).nd and self.layout_of(dest).tiled:
-            staging = d2m.EmptyOp.create(result_types=[staging_type(dest.type)])
+            staging = staging_empty(dest)
             write = d2m.ToLayoutOp.create(operands=[source, staging.result], result_types=[staging.result.type])
             write.location = op.location
             self.before(op, [staging, write])
             self.replace(op, self.builder.launch("tilize", [write.results[0]], dest, op))
         elif on_device == [True, False] and self.layout_of(source).nd and self.layout_of(source).tiled:
-            staging = d2m.EmptyOp.create(result_types=[staging_type(source.type)])
+            staging = staging_empty(source)
             self.before(op, [staging])
             launch = self.builder.launch("untilize", [source], staging.result, op)
             op.operands[0] = self.kernels_generic(launch, _grid_of(source), op).results[0]
         elif on_device == [True, True] and (_row_major(source) or _row_major(dest)) and source.type != dest.type:
             self.replace(op, launch_relayout(self.builder, source, dest, op))
+        elif on_device == [True, True] and _other_tiles(source, dest):
+            # tiles kept at their rank and collapsed ones ordered otherwise: through the row-major shards of the one
+            # kept at its rank (untilized or tilized in place, moved by face rows from or into the collapsed tiles)
+            if _ranked(source):
+                staging = staging_empty(source)
+                self.before(op, [staging])
+                launch = self.builder.launch("untilize", [source], staging.result, op)
+                rows = self.kernels_generic(launch, _grid_of(source), op).results[0]
+                self.replace(op, launch_relayout(self.builder, rows, dest, op))
+            else:
+                staging = staging_empty(dest)
+                self.before(op, [staging])
+                rows = self.kernels_generic(launch_relayout(self.builder, source, staging.result, op),
+                                            _grid_of(staging.result), op).results[0]
+                self.replace(op, self.builder.launch("tilize", [rows], dest, op))
         elif on_device == [True, True] and self.layout_of(source) != self.layout_of(dest):
             self.replace(op, self.builder.launch("typecast", [source], dest, op, ["same"]))
 
@@ -229,7 +267,7 @@ class _FunctionKernels:
     def program(self, generic: d2m.GenericOp, scalers: list[d2m.GenericOp]) -> Launch:
         """A generic op's program: its region loads whole shards of its inputs, computes one tile op on them
         (elementwise in a linalg.generic, a reduction or a matmul) and stores the whole output shard; a copy into a
-        row-major tensor kept at its rank reads each of its rows where its view names it."""
+        tensor kept at its rank reads each of its rows (row-major) or tiles where its view names it."""
         if (block := topk_block_of(generic)) is not None:
             return launch_topk(self.builder, generic, block)
         out = generic.outputs[0] if len(generic.outputs) == 1 else None
@@ -249,6 +287,8 @@ class _FunctionKernels:
         if layout.nd is not None and not layout.tiled:  # a row-major copy kept at its rank
             return launch_row_major_gather(self.builder, generic, out)
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
+        if layout.nd is not None and any(isinstance(op.source.owner, d2m.ViewLayoutOp) for op in loads.values()):
+            return launch_tile_gather(self.builder, generic, out)  # tiles kept at their rank, copied from a view
         stores = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteStoreOp)]
         if len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy
             (load,) = loads.values()

@@ -44,8 +44,8 @@ def device_layout(value: SSAValue, op: Operation, device_grid: tuple[int, int]) 
     if not isinstance(layout_attr, ttcore.MetalLayoutAttr) or len(shape) < 4 or len(shape) % 2 or \
             not (tiled or (len(shape) > 4 and str(t.element_type) in DTYPES)):
         raise PassFailure(op, f"only tensors of tiles on a grid are lowered to TTMetal yet, not {t}")
-    if len(shape) > 4 and not tiled and isinstance(maker, Operation) and maker.name in MAKERS and \
-            "virtualGridForwardMapping" in maker.attributes:  # a row-major tensor of a program's (not staging)
+    if len(shape) > 4 and isinstance(maker, Operation) and maker.name in MAKERS and \
+            "virtualGridForwardMapping" in maker.attributes:  # on a virtual grid of its rank
         return row_major_layout(t, maker.attributes["virtualGridForwardMapping"], op, device_grid)
     if len(shape) > 4:
         return _ranked_layout(t, op, device_grid)
@@ -114,22 +114,25 @@ def _ranked_layout(t: TensorType, op: Operation, device_grid: tuple[int, int]) -
 
 
 def row_major_layout(t: TensorType, mapping: Attribute, op: Operation, device_grid: tuple[int, int]) -> ShardLayout:
-    """A tensor kept at its rank in row-major elements (a shard may hold several matrices): its grid's shards laid
-    row by row onto the rectangle of cores its virtual grid mapping names; as a 2-d layout, its leading grid dims
-    folded into rows and each shard its rows of elements in tile-sized pages."""
+    """A tensor kept at its rank on a virtual grid of its rank, in row-major elements (a shard may hold several
+    matrices) or in tiles (a slice's or permute's, one matrix per shard): its grid's shards laid row by row onto
+    the rectangle of cores its virtual grid mapping names; as a 2-d layout, its leading grid dims folded into rows
+    and each shard its rows of tiles (of elements in tile-sized pages)."""
     shape, n = t.get_shape(), len(t.get_shape()) // 2
     grid, shard = tuple(shape[:n]), tuple(shape[n:])
     if t.encoding.data.memory_space != "l1":
-        raise PassFailure(op, "row-major tensors kept above two dims live in L1 in this build")
+        raise PassFailure(op, "tensors kept above two dims on virtual grids live in L1 in this build")
     placement = ttcore.grid_placement(mapping, grid)
     if placement is None or any(o + c > d for o, c, d in zip(placement[0], placement[1], device_grid)):
-        raise PassFailure(op, f"a {'x'.join(map(str, grid))} grid of row-major shards does not fit the "
+        raise PassFailure(op, f"a {'x'.join(map(str, grid))} grid of shards kept at their rank does not fit the "
                               f"{device_grid[0]}x{device_grid[1]} worker grid")
     flat = (math.prod(grid[:-1]), grid[-1])
     origin, cores = placement
-    return ShardLayout(flat, (math.prod(shard[:-1]) // TILE, shard[-1] // TILE), DTYPES[str(t.element_type)], 0, "l1",
-                       origin, None if cores == flat else cores,
-                       (grid, (*shard[:-2], shard[-2] // TILE, shard[-1] // TILE)), False)
+    tiled = isinstance(t.element_type, ttcore.TileType)
+    tiles = shard if tiled else (*shard[:-2], shard[-2] // TILE, shard[-1] // TILE)
+    dtype = DTYPES[t.element_type.data_type.data.value if tiled else str(t.element_type)]
+    return ShardLayout(flat, (math.prod(tiles[:-1]), tiles[-1]), dtype, 0, "l1", origin,
+                       None if cores == flat else cores, (grid, tiles), tiled)
 
 
 def staging_type(t: TensorType) -> TensorType:
@@ -138,6 +141,16 @@ def staging_type(t: TensorType) -> TensorType:
     shape, n = t.get_shape(), len(t.get_shape()) // 2
     shard = (*shape[n:-2], shape[-2] * TILE, shape[-1] * TILE)
     return TensorType(ELEMENTS[DTYPES[t.element_type.data_type.data.value]], [*shape[:n], *shard], t.encoding)
+
+
+def staging_empty(value: SSAValue) -> d2m.EmptyOp:
+    """A `d2m.empty` of device tensor `value`'s row-major form kept at its rank (`staging_type`), on the cores
+    `value`'s shards are: with the virtual grid maps of the op making it, if any."""
+    empty = d2m.EmptyOp.create(result_types=[staging_type(value.type)])
+    maker = _maker(value).owner
+    if isinstance(maker, Operation) and maker.name in MAKERS:
+        empty.attributes.update({k: v for k, v in maker.attributes.items() if k.startswith("virtualGrid")})
+    return empty
 
 
 def buffer_empty(layout: ShardLayout, device_grid: tuple[int, int]) -> d2m.EmptyOp:

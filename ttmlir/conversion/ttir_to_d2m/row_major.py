@@ -113,5 +113,3 @@ def row_major_slice(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Op
     back = d2m.ToLayoutOp.create(operands=[generic.results[0], host.result], result_types=[result.type])
     return [target, moved, view, out, generic, host, back], back.results[0]
 
-
-ROW_MAJOR = {"slice_static": row_major_slice}

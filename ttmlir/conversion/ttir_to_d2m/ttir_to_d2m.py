@@ -58,7 +58,7 @@ from ttmlir.conversion.ttir_to_d2m.logical import LOGICAL
 from ttmlir.conversion.ttir_to_d2m.float_indices import FLOAT_INDICES
 from ttmlir.conversion.ttir_to_d2m.reductions import ROW_REDUCTIONS
 from ttmlir.conversion.ttir_to_d2m.topk import MULTI_RESULT
-from ttmlir.conversion.ttir_to_d2m.row_major import ROW_MAJOR
+from ttmlir.conversion.ttir_to_d2m.tiled_at_rank import AT_RANK
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -83,7 +83,7 @@ REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
 # op families that build their whole program (operands' layouts, grid): name -> (pass, op, device grid) -> (ops,
 # host result), or None for an op of the family converted the usual way
-PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS, **MESH_PROGRAMS, **ROW_MAJOR}
+PROGRAMS = {**DATA_MOVEMENT, **BATCHED_MATMULS, **MESH_PROGRAMS, **AT_RANK}
 # ops written as other TTIR ops where they are, then converted
 REWRITTEN = {**DECOMPOSED, **CACHE_UPDATES, **FLOAT_INDICES, **ROW_REDUCTIONS, **VALUED_PADS}
 # ops written as TTIR ops and gather programs where they are (given the pass: its generic builder), then converted

@@ -4,9 +4,10 @@ of shards laid onto a rectangle of cores: a virtual grid, its maps on the tensor
 grid), its operands re-blocked as their indexing maps read them: an elementwise operand on the output's grid
 (transposed for a transpose), a matmul's A in the output's grid rows (all of K per core), B in its columns, an operand
 broadcast or reduced along a dim whole along it; a tensor kept at its rank (collapse-tensors-2d=false) has a grid dim
-per batch dim, a matrix's shard along each; a row-major one kept at its rank (a slice cutting tiles), and the tensor
-it views, each the virtual grid of its rank upstream's computeOptimalVirtualGrid gives it. Every type along the way follows: the device tensors (their d2m.empty and
-to_layout), the blocks the region loads and stores. A TTNN tensor (ttnn-mode) stays where TTNN holds it and is read
+per batch dim, a matrix's shard along each; one kept at its rank copied from a view (a slice or permute: in row-major
+elements where it cuts tiles, in tiles where it keeps each matrix whole), and the tensor it views, each the virtual
+grid of its rank upstream's computeOptimalVirtualGrid gives it, with its maps. Every type along the way follows: the
+device tensors (their d2m.empty and to_layout), the blocks the region loads and stores. A TTNN tensor (ttnn-mode) stays where TTNN holds it and is read
 through a view reblocking it onto the grid. Generics inside a d2m.spatial keep the grids their core ranges give them,
 with the maps of the cores their outputs are on; one in explicit data-movement form (no indexing maps) keeps the grid
 its author gave it."""
@@ -73,48 +74,59 @@ def _ranked_grid(shard: tuple[int, ...], device: tuple[int, int]) -> tuple[int, 
     return (*batch, *grid_for(tuple(shard[-2:]), (max(1, device[0] // count), device[1])))
 
 
-def _units(physical: tuple[int, ...]) -> tuple[int, ...]:
-    """A row-major tensor's dims as upstream's virtual grid divides them: the last two in whole tiles."""
+def _units(t: TensorType) -> tuple[int, ...]:
+    """A device tensor's dims kept at its rank as upstream's virtual grid divides them: the last two in whole
+    tiles."""
+    physical = t.get_shape()[len(t.get_shape()) // 2:]
+    if isinstance(t.element_type, ttcore.TileType):
+        return tuple(physical)
     return (*physical[:-2], *(-(-n // TILE) for n in physical[-2:]))
 
 
+def _copies_view(generic: d2m.GenericOp) -> bool:
+    """Whether `generic` reads a view of a tensor (a slice's or permute's copy)."""
+    return any(isinstance(v.owner, d2m.ViewLayoutOp) for v in generic.inputs)
+
+
 def _place_view_sources(generic: d2m.GenericOp, device: tuple[int, int]) -> None:
-    """The row-major tensors a generic reads through views, each on a virtual grid of its own rank (the view reads
-    any element wherever it is)."""
+    """The tensors kept at their rank a generic reads through views, each on a virtual grid of its own rank (the
+    view reads any element or tile wherever it is)."""
     for value in generic.inputs:
         if isinstance(value.owner, d2m.ViewLayoutOp):
             source = value.owner.input
             shape = source.type.get_shape()
             if set(shape[:len(shape) // 2]) == {1}:
-                grid = nd_virtual_grid(_units(shape[len(shape) // 2:]), device)
-                _place(source, _regridded(source.type, grid), device)
+                grid = nd_virtual_grid(_units(source.type), device)
+                _place(source, _regridded(source.type, grid), device, True)
 
 
 def _retype(value: SSAValue, new: Attribute) -> SSAValue:
     return value if value.type == new else Rewriter.replace_value_with_new_type(value, new)
 
 
-def _place(value: SSAValue, new: Attribute, device: tuple[int, int]) -> None:
+def _place(value: SSAValue, new: Attribute, device: tuple[int, int], virtual: bool = False) -> None:
     """A generic's operand and what made it on `new`'s grid: a move's destination d2m.empty, a mask's input and
-    output (masked where its input lies), then the tensor itself."""
+    output (masked where its input lies), then the tensor itself (`virtual`: a tiled grid kept at its rank is laid
+    onto the cores by virtual grid maps)."""
     owner = value.owner
     if isinstance(owner, d2m.MaskOp):
-        _place(owner.input, new, device)
+        _place(owner.input, new, device, virtual)
     if isinstance(owner, (d2m.ToLayoutOp, d2m.ToDeviceOp, d2m.MaskOp)):
-        _place(owner.output, new, device)
+        _place(owner.output, new, device, virtual)
     if isinstance(owner, d2m.EmptyOp):
-        _map_cores(owner, tuple(new.get_shape()[:len(new.get_shape()) // 2]), device)
+        _map_cores(owner, tuple(new.get_shape()[:len(new.get_shape()) // 2]), device, virtual)
     _retype(value, new)
 
 
-def _map_cores(empty: d2m.EmptyOp, grid: tuple[int, ...], device: tuple[int, int]) -> None:
+def _map_cores(empty: d2m.EmptyOp, grid: tuple[int, ...], device: tuple[int, int], virtual: bool = False) -> None:
     """A d2m.empty on `grid`: with the maps laying it onto a rectangle of cores when the device cannot hold the
     grid as it is, and without maps it was made with for another grid."""
     for key in VGM_KEYS:
         empty.attributes.pop(key, None)
-    # a tiled tensor kept at its rank is laid onto the cores by its layout alone (a matrix per row of cores)
+    # a tiled tensor kept at its rank is laid onto the cores by its layout alone (a matrix per row of cores), unless
+    # placed on a virtual grid of its rank (a slice's or permute's tensors)
     row_major = not isinstance(empty.result.type.element_type, ttcore.TileType)
-    if (len(grid) == 2 or row_major) and needs_virtual_grid(grid, device):
+    if (len(grid) == 2 or row_major or virtual) and needs_virtual_grid(grid, device):
         forward, inverse = core_virt_maps(grid, legal_cores(math.prod(grid), device))
         empty.attributes.update(zip(VGM_KEYS, (AffineMapAttr(forward), AffineMapAttr(inverse))))
 
@@ -223,8 +235,9 @@ class D2MGridSelectionPass(ModulePass):
             tiles = tuple(-(-n // TILE) for n in tiles)
         if rank == 2:
             grid = optimal_grid(tiles, device) if parallel else grid_for(tiles, device)
-        elif not isinstance(out_type.element_type, ttcore.TileType):  # row-major elements kept at their rank
-            grid = nd_virtual_grid(_units(shape[rank:]), device)
+        elif not isinstance(out_type.element_type, ttcore.TileType) or _copies_view(generic):
+            # row-major elements kept at their rank, or tiles copied from a view: on virtual grids of their rank
+            grid = nd_virtual_grid(_units(out_type), device)
             _place_view_sources(generic, device)
         else:
             grid = _ranked_grid(tuple(shape[rank:]), device)
@@ -240,7 +253,7 @@ class D2MGridSelectionPass(ModulePass):
                 continue
             if set(value.type.get_shape()[:rank]) != {1}:
                 continue  # placed already (shared with another generic): its program fetches what it needs
-            _place(value, _regridded(value.type, target), device)
+            _place(value, _regridded(value.type, target), device, rank > 2 and _copies_view(generic))
         _retype(generic.results[0], generic.outputs[0].type)
         generic.attributes["grid"] = _grid_attr(generic.outputs[0], grid)
         for inner in list(generic.region.walk()):  # the blocks follow their tensors' shards
