@@ -100,3 +100,19 @@ def test_an_argument_used_whole_and_reshaped_is_moved_in_both_forms():
     negated, product = run_program(translate(module), [x, y])[0]
     assert torch.equal(negated, -x)
     assert torch.allclose(product, x.reshape(2, 2048) * y)
+
+
+def test_an_arguments_reshape_runs_through_the_staged_path_as_a_host_view():
+    """Upstream's staged path bufferizes the reshape left on the host into the same reinterpret_cast."""
+    from test_ttmetal_stage_pipelines import staged
+
+    a, b = t((4, 8, 32), "f32"), t((32, 32), "f32")
+    text = (f"func.func @f(%a: {a}, %b: {b}) -> {b} {{\n"
+            f"  %0 = \"ttir.reshape\"(%a) <{{shape = [32 : i32, 32 : i32]}}> : ({a}) -> {b}\n"
+            f"  %1 = \"ttir.add\"(%0, %b) : ({b}, {b}) -> {b}\n  return %1 : {b}\n}}\n")
+    module = staged(text)
+    func = host_function(module)
+    assert [tuple(w.get_shape()[-2:]) for w in writes_of(func, func.body.block.args[0])] == [(32, 32)]
+    x, y = torch.randn(4, 8, 32), torch.randn(32, 32)
+    (out,), _ = run_program(translate(module), [x, y])
+    assert torch.equal(out, x.reshape(32, 32) + y)
