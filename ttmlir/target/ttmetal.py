@@ -210,7 +210,8 @@ class _ProgramWriter:
             table.results = [self.ref(v, op) for v in op.operands]
         else:
             raise TranslateError(op, f"'{op.name}' cannot be serialized in a .ttm program (host functions hold "
-                                     "ttmetal ops, memref.alloc, memref.copy, memref.get_global and return)")
+                                     "ttmetal ops, memref.alloc, memref.copy, memref.reinterpret_cast, "
+                                     "memref.get_global and return)")
         out = fbm.CommandT()
         out.typeType = getattr(fbm.CommandType, type(table).__name__[:-1])
         out.type, out.loc = table, self._text(op.location)
