@@ -362,6 +362,8 @@ class ProgramRunner:
             batch, rows, cols = _matrices(shape)
             if held_src == held_dst:  # host buffers are never written in place: the copy shares the source's data
                 self.host[table.dst.globalId] = source
+            elif held_src == tuple(int(d) for d in fbu.as_list(table.src.desc.shape)) and held_dst == shape:
+                self.host[table.dst.globalId] = source.reshape(shape)  # neither padded: a view in the new shape
             elif held_dst != shape:  # into a buffer padded to whole tiles
                 padded = torch.zeros(held_dst, dtype=source.dtype)
                 padded[:, :rows, :cols] = source.reshape(batch, rows, cols)
