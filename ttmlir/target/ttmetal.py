@@ -20,7 +20,7 @@ from ttmlir.dialects.ttmetal_ccl import (AllGatherOp, AllReduceOp, AllToAllOp, C
                                          CollectivePermuteOp, MeshPartitionOp, ReduceScatterOp)
 from ttmlir.dialects.ttcore_cb_layout import CBLayoutAttr
 from ttmlir.ir.props import dense_values
-from ttmlir.ir.sizes import elements_error
+from ttmlir.ir.sizes import elements_error, row_major_strides
 from ttmlir.target import TranslateError
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
@@ -223,10 +223,9 @@ class _ProgramWriter:
         as many elements."""
         source, result = op.source.type, op.result.type
         sizes, strides = list(op.static_sizes.get_values()), list(op.static_strides.get_values())
-        rows = [math.prod(sizes[i + 1:]) for i in range(len(sizes))]
         if not isinstance(source.layout, NoneAttr) or op.offsets or op.sizes or op.strides or \
-                list(op.static_offsets.get_values()) != [0] or sizes != list(result.get_shape()) or strides != rows or \
-                math.prod(source.get_shape()) != math.prod(sizes):
+                list(op.static_offsets.get_values()) != [0] or sizes != list(result.get_shape()) or \
+                strides != row_major_strides(sizes) or math.prod(source.get_shape()) != math.prod(sizes):
             raise TranslateError(op, "only reinterpret_casts of a row-major host buffer to a row-major shape of as many "
                                      "elements are serialized")
 

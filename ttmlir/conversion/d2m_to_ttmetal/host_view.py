@@ -8,13 +8,7 @@ from xdsl.dialects.builtin import MemRefType, TensorType
 from xdsl.dialects.memref import ReinterpretCastOp
 from xdsl.ir import SSAValue
 
-
-def row_major_strides(shape: tuple[int, ...]) -> list[int]:
-    strides, step = [], 1
-    for d in reversed(shape):
-        strides.insert(0, step)
-        step *= d
-    return strides
+from ttmlir.ir.sizes import row_major_strides
 
 
 def host_view(host: SSAValue, t: TensorType) -> ReinterpretCastOp:
