@@ -11,7 +11,7 @@ row (dim 0: a row can be wrong while the whole tensor still correlates); for int
 of equal elements, where an argmax's differing pick counts as equal when it is a tie (in the golden's input, the
 device's index holds a value within two bf16 ulps of the maximum). Exits 1 when any output is below --pcc
 (default 0.99) or a model fails to compile or run. Each model's wall seconds and its process's user CPU seconds are
-in the table and the JSON (`seconds`, `cpu_s`; on a shared machine the CPU time is what to compare), with its peak
+in the table and the JSON (`seconds`, `cpu_s`; on a shared machine the CPU time is what to compare, and `--timeout` counts it), with its peak
 resident memory (`max_rss_gb`).
 
 Inputs (seeded): integer inputs within the size of what they index (the golden path's `_index_bound`), floats
@@ -35,6 +35,7 @@ import math
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -42,6 +43,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# a model's wall-clock limit per CPU second it may use: a loaded machine runs it slower, a hung one not at all
+WALL_FACTOR = 4
 sys.path[:0] = [str(ROOT), str(ROOT / "tools"), str(ROOT / "benchmarks")]
 
 
@@ -196,16 +199,22 @@ def verdict(record: dict, threshold: float) -> tuple[float, str]:
 
 
 def run_one(path: Path, args: argparse.Namespace, script: str = __file__) -> dict:
-    """A model in a process of its own (`script --one`): its record, or the error that ended it."""
-    command = [sys.executable, script, str(path), "--one", "--seed", str(args.seed), "--init", args.init,
-               "--options", args.options]
+    """A model in a process of its own (`script --one`): its record, or the error that ended it. The process may
+    use `--timeout` CPU seconds (on a shared machine its wall time depends on the load; CPU time does not), and
+    `WALL_FACTOR` times as many wall seconds (a process that stops running, e.g. waiting, ends too)."""
+    limits = [f"ulimit -t {math.ceil(args.timeout)}"]
     if args.memory_gb:  # set by a shell that then execs: a fork of this process would count its pages
-        command = ["sh", "-c", f'ulimit -v {int(args.memory_gb * 2**20)} && exec "$@"', "sh", *command]
+        limits.append(f"ulimit -v {int(args.memory_gb * 2**20)}")
+    command = ["sh", "-c", " && ".join([*limits, 'exec "$@"']), "sh", sys.executable, script, str(path), "--one",
+               "--seed", str(args.seed), "--init", args.init, "--options", args.options]
     start = time.perf_counter()
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout * WALL_FACTOR)
     except subprocess.TimeoutExpired:
-        return {"error": f"timed out after {args.timeout:.0f} s", "seconds": args.timeout}
+        return {"error": f"timed out after {args.timeout * WALL_FACTOR:.0f} s (wall)",
+                "seconds": time.perf_counter() - start}
+    if done.returncode in (-signal.SIGXCPU, -signal.SIGKILL) and not done.stdout.strip():
+        return {"error": f"timed out after {args.timeout:.0f} CPU s", "seconds": time.perf_counter() - start}
     lines = done.stdout.strip().splitlines()
     if done.returncode or not lines:
         stderr = done.stderr.strip().splitlines()
@@ -256,7 +265,8 @@ def main(check=check_model, doc: str = __doc__, script: str = __file__,
     parser.add_argument("--init", choices=("fan-in", "randn"), default="fan-in",
                         help="parameters and constants re-initialised as numerics_bench's fan-in, or left randn")
     parser.add_argument("--options", default="", help=options_help)
-    parser.add_argument("--timeout", type=float, default=3600.0, help="seconds per model (default: 3600)")
+    parser.add_argument("--timeout", type=float, default=3600.0,
+                        help=f"CPU seconds per model (default: 3600; wall time {WALL_FACTOR}x as long)")
     parser.add_argument("--memory-gb", type=float, default=10.0,
                         help="address space per model's process, 0 for none (default: 10)")
     parser.add_argument("--json", metavar="FILE", help="write every model's record as JSON")
