@@ -387,6 +387,11 @@ def _long(fn) -> Callable:
     return lambda a, b: fn(a.to(torch.int64), b.to(torch.int64))
 
 
+def _pattern(a: torch.Tensor) -> torch.Tensor:
+    """An integer tensor's elements as their bit patterns (non-negative), for a logical shift."""
+    return a.to(torch.int64) & ((1 << (32 if a.dtype.is_floating_point else 8 * a.dtype.itemsize)) - 1)
+
+
 # TTIR's elementwise ops by their TTIR names, written here on their own (not the simulator's kernels), so a
 # lowering to the wrong TTNN op or a wrong kernel fails the golden check.
 UNARY_GOLDENS = {
@@ -412,7 +417,7 @@ BINARY_GOLDENS = {
     "logical_and": lambda a, b: _flag((a != 0) & (b != 0)), "logical_or": lambda a, b: _flag((a != 0) | (b != 0)),
     "logical_xor": lambda a, b: _flag((a != 0) ^ (b != 0)), "bitwise_and": _long(lambda a, b: a & b),
     "bitwise_or": _long(lambda a, b: a | b), "bitwise_xor": _long(lambda a, b: a ^ b),
-    "logical_left_shift": _long(lambda a, b: a << b), "logical_right_shift": _long(lambda a, b: a >> b),
+    "logical_left_shift": _long(lambda a, b: a << b), "logical_right_shift": lambda a, b: _pattern(a) >> b.to(torch.int64),
 }
 
 

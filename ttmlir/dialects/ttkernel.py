@@ -129,7 +129,8 @@ OPS: dict[str, tuple[str, ...]] = {
     "pack_reconfig_data_format": ("out_cb",), "reconfig_data_format_srca": ("in_cb",),
     # the packer adds the tiles it packs into what L1 holds (non-zero) or overwrites it (0)
     "pack_reconfig_l1_acc": ("l1_acc_en",),
-    "init_sfpu": ("icb", "ocb"), "binary_op_init_common": ("in0_cb", "in1_cb", "out_cb"),
+    "init_sfpu": ("icb", "ocb"), "unary_op_init_common": ("icb", "ocb"),
+    "binary_op_init_common": ("in0_cb", "in1_cb", "out_cb"),
     "mm_init": ("in0_cb", "in1_cb", "out_cb", "transpose"),
     "matmul_tiles": ("in0_cb_id", "in1_cb_id", "in0_tile_idx", "in1_tile_idx", "dst_tile_idx"),
     **{f"{op}_tiles_init": ("in0_cb", "in1_cb") for op in ("add", "sub", "mul")},
@@ -215,8 +216,8 @@ RESULTS = {"get_write_ptr": 1, "get_read_ptr": 1, "get_tile_size": 1, "get_compi
 
 
 # engine configuration calls that compute nothing, beyond the `*_init`/`*_uninit` ones
-CONFIG_CALLS = frozenset({"compute_kernel_hw_startup", "init_sfpu", "binary_op_init_common", "mm_init_short",
-                          "mm_block_init_short"})
+CONFIG_CALLS = frozenset({"compute_kernel_hw_startup", "init_sfpu", "unary_op_init_common", "binary_op_init_common",
+                          "mm_init_short", "mm_block_init_short"})
 
 
 def is_init(op) -> bool:

@@ -175,7 +175,10 @@ def _as_bool(fn) -> Callable:
 
 
 def _shift(a, b, left: bool):
-    a, b = a.to(torch.int64), b.to(torch.int64)
+    """A logical shift of each element's bit pattern (32 bits, or its integer dtype's width): a right shift moves
+    zeros in, also into a negative value's sign bit."""
+    width = 32 if a.dtype.is_floating_point else a.dtype.itemsize * 8
+    a, b = a.to(torch.int64) & ((1 << width) - 1), b.to(torch.int64)
     return torch.bitwise_left_shift(a, b) if left else torch.bitwise_right_shift(a, b)
 
 

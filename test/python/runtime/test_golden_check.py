@@ -229,3 +229,16 @@ def test_weights_are_drawn_at_the_scale_torch_initializes_a_layer():
     weight = io["input_1"][0]
     assert weight.abs().max() <= 1 / 16 and weight.std() > 1 / 64  # uniform in ±1/sqrt(256)
     assert torch.isfinite(io["output_0"][0].float()).all()
+
+
+def test_logical_shifts_move_the_bit_pattern():
+    """si32 logical shifts, as numpy shifts the uint32 patterns: the golden and the simulator's kernel each."""
+    from golden.mapping import BINARY_GOLDENS
+    import numpy as np
+    a = torch.tensor([-8, 8, -1, 5, -2**31], dtype=torch.int32)
+    by = torch.tensor([1, 1, 31, 0, 4], dtype=torch.int32)
+    bits, shift = a.numpy().view(np.uint32), by.numpy().astype(np.uint32)
+    for name, expected in (("logical_right_shift", bits >> shift), ("logical_left_shift", bits << shift)):
+        want = torch.from_numpy(expected.view(np.int32))
+        assert torch.equal(BINARY_GOLDENS[name](a, by).to(torch.int32), want), name
+        assert torch.equal(kernels.BINARY[name](a, by).to(torch.int32), want), name

@@ -34,3 +34,14 @@ func.func @sfpu_add() attributes {ttkernel.thread = #ttkernel.thread<compute>} {
   ttkernel.pack_tile(%c0, %out, %c0, true) : (index, !ttkernel.cb<2, !ttcore.tile<32x32, f32>>, index) -> ()
   return
 }
+
+// An engine configuration for a unary kernel: one input CB and the output CB.
+// CHECK-LABEL: func.func @unary_startup
+// CHECK: emitc.call_opaque "unary_op_init_common"(%{{.*}}, %{{.*}}) : (!emitc.opaque<"uint32_t">, !emitc.opaque<"uint32_t">) -> ()
+// CPP: unary_op_init_common(get_compile_time_arg_val(0), get_compile_time_arg_val(1));
+func.func @unary_startup() attributes {ttkernel.thread = #ttkernel.thread<compute>} {
+  %in = ttkernel.get_compile_time_arg_val(0) : () -> !ttkernel.cb<2, !ttcore.tile<32x32, bf16>>
+  %out = ttkernel.get_compile_time_arg_val(1) : () -> !ttkernel.cb<2, !ttcore.tile<32x32, bf16>>
+  ttkernel.unary_op_init_common(%in, %out) : (!ttkernel.cb<2, !ttcore.tile<32x32, bf16>>, !ttkernel.cb<2, !ttcore.tile<32x32, bf16>>) -> ()
+  return
+}

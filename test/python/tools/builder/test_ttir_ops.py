@@ -38,6 +38,10 @@ def indices(high):
     return lambda shape: torch.randint(0, high, shape, dtype=I32)
 
 
+def signed(high):
+    return lambda shape: torch.randint(-high, high, shape, dtype=I32)
+
+
 def USER_BLOCKS(shape):
     """A page table: each user's own blocks of the cache, none shared."""
     return torch.randperm(8)[:shape[0] * shape[1]].reshape(shape).to(I32)
@@ -130,7 +134,8 @@ CASES: dict[str, Case] = {
     **{n: Case(PAIR, inputs=[small_ints, small_ints]) for n in ("eq", "ne", "ge", "gt", "le", "lt")},
     **{n: Case(PAIR, inputs=[bits, bits]) for n in ("logical_and", "logical_or", "logical_xor")},
     **{n: Case(PAIR, dtypes=[I32, I32]) for n in INT_BINARY},
-    **{n: Case(PAIR, dtypes=[I32, I32], inputs=[indices(64), indices(4)])
+    # negative values too: a logical right shift moves a zero into the sign bit
+    **{n: Case(PAIR, dtypes=[I32, I32], inputs=[signed(64), indices(4)])
        for n in ("logical_left_shift", "logical_right_shift")},
     "div": Case(PAIR, inputs=[None, positive]),
     "remainder": Case(PAIR, inputs=[None, positive]),
