@@ -418,6 +418,7 @@ BINARY_GOLDENS = {
     "logical_xor": lambda a, b: _flag((a != 0) ^ (b != 0)), "bitwise_and": _long(lambda a, b: a & b),
     "bitwise_or": _long(lambda a, b: a | b), "bitwise_xor": _long(lambda a, b: a ^ b),
     "logical_left_shift": _long(lambda a, b: a << b), "logical_right_shift": lambda a, b: _pattern(a) >> b.to(torch.int64),
+    "right_shift": _long(lambda a, b: a >> b),
 }
 
 
@@ -449,7 +450,8 @@ def _argmax(t: torch.Tensor, dims: list[int], keep: bool) -> torch.Tensor:
 
 GOLDEN_MAPPINGS: dict[str, Golden] = {
     **{name: (lambda fn: lambda x, a: fn(x["input"]))(UNARY_GOLDENS[name]) for name in UNARY_NAMES},
-    **{name: (lambda fn: lambda x, a: fn(x["lhs"], x["rhs"]))(BINARY_GOLDENS[name]) for name in BINARY_NAMES},
+    **{name: (lambda fn: lambda x, a: fn(x["lhs"], x["rhs"]))(BINARY_GOLDENS[name])
+       for name in (*BINARY_NAMES, "right_shift")},
     **{name: _reduction(fn) for name, fn in REDUCTION_GOLDENS.items()},
     "leaky_relu": lambda x, a: F.leaky_relu(x["input"], a["parameter"]),
     "typecast": lambda x, a: x["input"],

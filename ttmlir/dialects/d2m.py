@@ -64,6 +64,9 @@ TILE_OPS = {
     **{f"tile_{op}": (op, 2) for op in ("add", "div", "maximum", "minimum", "pow", "eq", "ne", "gt", "ge", "lt",
                                         "le")},
     "tile_sub": ("subtract", 2), "tile_mul": ("multiply", 2),
+    # of integer tiles
+    **{f"tile_{op}": (op, 2) for op in ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_left_shift",
+                                        "logical_right_shift", "right_shift")},
     "tile_matmul": ("matmul", 3), "tile_matmul_block": ("matmul", 3),
 }
 

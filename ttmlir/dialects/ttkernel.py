@@ -118,6 +118,9 @@ _SFPU_UNARY = ("exp", "log", "sqrt", "rsqrt", "recip", "abs", "negative", "relu"
 _SFPU_BINARY = ("add_binary_tile", "sub_binary_tile", "mul_binary_tile", "div_binary_tile", "binary_max_tile",
                 "binary_min_tile", "power_binary_tile", "eq_binary_tile", "ne_binary_tile", "gt_binary_tile",
                 "lt_binary_tile", "ge_binary_tile", "le_binary_tile")
+# SFPU binary ops whose call takes the tiles' data format (a template argument in C++)
+DTYPE_BINARY = ("bitwise_and_binary_tile", "bitwise_or_binary_tile", "bitwise_xor_binary_tile",
+                "binary_left_shift_tile", "binary_right_shift_tile", "binary_logical_right_shift_tile")
 OPS: dict[str, tuple[str, ...]] = {
     "cb_reserve_back": ("cb", "numPages"), "cb_push_back": ("cb", "numPages"), "cb_wait_front": ("cb", "numPages"),
     "cb_pop_front": ("cb", "numPages"), "get_write_ptr": ("cb",), "get_read_ptr": ("cb",), "get_tile_size": ("cb",),
@@ -198,6 +201,9 @@ OPS: dict[str, tuple[str, ...]] = {
     "typecast_tile_init": ("in_dtype=dtype", "out_dtype=dtype"),
     "typecast_tile": ("dst0_index", "in_dtype=dtype", "out_dtype=dtype"),
     "copy_dest_values_init": (), "copy_dest_values": ("idst_in", "idst_out", "data_format=dtype"),
+    # integer tiles' bitwise ops and shifts on DST indices, told the tiles' format
+    "binary_bitwise_tile_init": (), "binary_shift_tile_init": (),
+    **{op: ("dst0_index", "dst1_index", "odst_index", "dtype=dtype") for op in DTYPE_BINARY},
     "where_tile_init": (),
     "where_tile": ("dst_cond_index", "dst_true_index", "dst_false_index", "odst_index", "dtype=dtype"),
     "bfloat16_greater": ("bf16_a", "bf16_b"), "float32_greater": ("f32_a", "f32_b"),

@@ -114,6 +114,8 @@ TTIR_OPS: tuple[OpRow, ...] = (
     # each element's bits read as the result's element type (of the same width)
     op("bitcast_convert", "bitcast"),
     *(op(n, "binary", "lhs rhs", ttnn=t) for n, t in BINARY_NAMES.items()),
+    # each lhs element's bits shifted right by rhs's, its sign bit copied in (TTNN has no such op)
+    op("right_shift", "binary", "lhs rhs", ttnn=None, summary="TTIR arithmetic right shift operation."),
     # the gradient of gelu (exact, or its tanh approximation) at `rhs`, times the incoming gradient `lhs`
     op("gelu_bw", "binary", "lhs rhs", props="approximate:str=none"),
     op("where", "ternary", "first second third"),

@@ -55,8 +55,10 @@ from ttmlir.transforms.ttir.ttir_decompose_complex_permute import TTIRDecomposeC
 
 # upstream's D2M frontend after element-type normalization, in its order: composites and other ops the D2M path has
 # no lowering for written out in ones it has (softmax always with its max subtracted: exp overflows past ~88),
-# data movement made explicit and simplified
-FRONTEND = (TTIRDecomposeCompositesPass(stable_softmax=True), TTIRToTTIRDecompositionPass(), TTIRExplicateTMsPass(),
+# data movement made explicit and simplified (the decomposition for this backend: D2M lowers some ops TTNN lacks,
+# e.g. right_shift, and lacks conv1d, which TTNN has)
+FRONTEND = (TTIRDecomposeCompositesPass(stable_softmax=True), TTIRToTTIRDecompositionPass(config="ttmetal"),
+            TTIRExplicateTMsPass(),
             TTIREraseInverseOpsPass(), TTIRMoveReshapeToConstantPass(), TTIRFoldConstantReshapeBroadcastPass(),
             TTIRReductionForceKeepDimPass(), TTIRDecomposeComplexReshapePass(), TTIRImplicitBroadcastFoldPass(),
             CanonicalizePass(), TTIRDecomposeComplexPermutePass())

@@ -214,8 +214,11 @@ class ComputeKernels:
                     SFPU_TERNARY[kind], *(o.result for o in operands), slot.result,
                     dtype=ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(dtype)))]
             elif kind in SFPU_BINARY:
-                ops += [self._call(f"{SFPU_BINARY[kind]}_init"),
-                        self._call(SFPU_BINARY[kind], slot.result, operands[1].result, slot.result)]
+                call = SFPU_BINARY[kind]
+                told = {"dtype": ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(dtype))} \
+                    if call in ttkernel.DTYPE_BINARY else {}
+                ops += [self._call(SHARED_INITS.get(kind, f"{call}_init")),
+                        self._call(call, slot.result, operands[1].result, slot.result, **told)]
             else:
                 name = SFPU_UNARY[kind]
                 entry = INT_VARIANTS.get(kind, f"{name}_tile") if dtype == "si32" else f"{name}_tile"

@@ -25,7 +25,9 @@ ZERO_COMPARISONS = ("eq", "ne", "gt", "ge", "lt", "le")
 SFPU_BINARY = {"add": "add_binary_tile", "subtract": "sub_binary_tile", "multiply": "mul_binary_tile",
                "div": "div_binary_tile", "maximum": "binary_max_tile", "minimum": "binary_min_tile",
                "pow": "power_binary_tile", "eq": "eq_binary_tile", "ne": "ne_binary_tile", "gt": "gt_binary_tile",
-               "ge": "ge_binary_tile"}
+               "ge": "ge_binary_tile", "bitwise_and": "bitwise_and_binary_tile", "bitwise_or": "bitwise_or_binary_tile",
+               "bitwise_xor": "bitwise_xor_binary_tile", "logical_left_shift": "binary_left_shift_tile",
+               "logical_right_shift": "binary_logical_right_shift_tile", "right_shift": "binary_right_shift_tile"}
 SFPU_TERNARY = {"where": "where_tile"}  # (condition, true, false) in three dst slots
 # a < b is b > a, a <= b is b >= a: lowered with their operands swapped, as upstream canonicalizes them
 SWAPPED = {"lt": "gt", "le": "ge"}
@@ -42,7 +44,10 @@ MATMUL_ACCUMULATOR = "f32"
 MATMUL_INITS = ("ttkernel.mm_init", "ttkernel.mm_block_init")  # what marks a compute kernel as a matmul's
 # SFPU ops with their own entry point for si32 tiles
 INT_VARIANTS = {"abs": "abs_tile_int32", **{f"{c}z": f"{c}z_tile_int32" for c in ZERO_COMPARISONS}}
-SHARED_INITS = {"ceil": "rounding_op_tile_init", "floor": "rounding_op_tile_init"}  # inits one op family shares
+# inits one op family shares
+SHARED_INITS = {"ceil": "rounding_op_tile_init", "floor": "rounding_op_tile_init",
+                **dict.fromkeys(("bitwise_and", "bitwise_or", "bitwise_xor"), "binary_bitwise_tile_init"),
+                **dict.fromkeys(("logical_left_shift", "logical_right_shift", "right_shift"), "binary_shift_tile_init")}
 BROADCASTS = ("row", "col", "scalar")  # how a broadcast operand's tiles are gathered
 FPU_BINARY = {"add": "add_tiles", "subtract": "sub_tiles", "multiply": "mul_tiles"}
 

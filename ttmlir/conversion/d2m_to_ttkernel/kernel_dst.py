@@ -36,6 +36,14 @@ SFPU_BINARY = {f"tile_{op}": (f"{call}_init", call) for op, call in (
     ("maximum", "binary_max_tile"), ("minimum", "binary_min_tile"), ("pow", "power_binary_tile"),
     ("eq", "eq_binary_tile"), ("ne", "ne_binary_tile"), ("gt", "gt_binary_tile"), ("lt", "lt_binary_tile"),
     ("ge", "ge_binary_tile"), ("le", "le_binary_tile"))}
+# integer tiles' bitwise ops and shifts: (init, call), the call told the tiles' format
+SFPU_BINARY |= {f"tile_{op}": (init, call) for op, init, call in (
+    ("bitwise_and", "binary_bitwise_tile_init", "bitwise_and_binary_tile"),
+    ("bitwise_or", "binary_bitwise_tile_init", "bitwise_or_binary_tile"),
+    ("bitwise_xor", "binary_bitwise_tile_init", "bitwise_xor_binary_tile"),
+    ("logical_left_shift", "binary_shift_tile_init", "binary_left_shift_tile"),
+    ("logical_right_shift", "binary_shift_tile_init", "binary_logical_right_shift_tile"),
+    ("right_shift", "binary_shift_tile_init", "binary_right_shift_tile"))}
 FPU_BINARY = {"tile_add": "add_tiles", "tile_sub": "sub_tiles", "tile_mul": "mul_tiles"}
 # the entry points of integer (si32) tiles, as upstream's int32 op map: (init, call); binary ones on DST indices, add,
 # sub and mul (and mul's init) told the tiles' format
@@ -203,12 +211,13 @@ class DstLowering:
             self.rewriter.insert_op([_call(init), _call(call, tiles[0])], _insert_point(op.parent_block(), op))
             self.erase_result_store(op)
             return None
-        if name in SFPU_BINARY:
-            init, call = SFPU_BINARY[name]
+        if name in SFPU_BINARY or name == "tile_where":
+            init, call = SFPU_BINARY.get(name, ("where_tile_init", "where_tile"))
+            told = {"dtype": _tile(tiles[-1]).data_type} if call in ttkernel.DTYPE_BINARY or call == "where_tile" else {}
             index, _ = self.dst_index(op)
             self.start_engines(op, "init_sfpu", None)
             self.rewriter.insert_op(_call(init), _insert_point(op.parent_block(), op))
-            self.replace_by_calls(op, index, _call(call, tiles[0], tiles[1], index))
+            self.replace_by_calls(op, index, _call(call, *tiles, index, **told))
             return None
         raise PassFailure(op, f"'{op.name}' in a kernel function is not converted to TTKernel yet")
 

@@ -410,8 +410,8 @@ def _callee(op: ttkernel.TTKernelOp) -> str:
     if mnemonic in ("typecast_tile_init", "typecast_tile"):  # the formats, as template arguments
         formats = (DATA_FORMATS[op.properties[k].data.value] for k in ("in_dtype", "out_dtype"))
         return f"{mnemonic}<{', '.join(f'static_cast<std::underlying_type_t<DataFormat>>(DataFormat::{f})' for f in formats)}>"
-    if mnemonic == "where_tile":  # tt-metal selects by the tiles' data format
-        return f"where_tile<DataFormat::{DATA_FORMATS[op.properties['dtype'].data.value]}>"
+    if mnemonic == "where_tile" or mnemonic in ttkernel.DTYPE_BINARY:  # tt-metal selects by the tiles' data format
+        return f"{mnemonic}<DataFormat::{DATA_FORMATS[op.properties['dtype'].data.value]}>"
     if mnemonic == "remote_sram_write_u32":  # tt-metal's name for a word of local L1 written to a NoC address
         return "noc_semaphore_set_remote"
     if mnemonic == "reinterpret_cast":

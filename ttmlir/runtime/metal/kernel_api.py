@@ -879,6 +879,8 @@ class KernelApi(TopkTiles):
             return lambda a, b, ta, tb, dst: self._fpu(name, a, b, ta, tb, dst)
         if name in tile_math.SFPU_BINARY:
             return lambda a, b, out=None: self._sfpu_binary(name, a, b, a if out is None else out)
+        if name.removesuffix("_t") in tile_math.SFPU_BINARY:  # told the tiles' format (integer tiles' bitwise ops)
+            return lambda _format, a, b, out: self._sfpu_binary(name.removesuffix("_t"), a, b, out)
         if name in tile_math.SCALAR_BINARY:
             return lambda dst, param: self._sfpu_scalar(name, dst, param)
         base = name.removesuffix("_int32")  # an op's entry point for si32 tiles computes the same values

@@ -176,6 +176,11 @@ SFPU_UNARY = {
     "isnan": lambda x: torch.isnan(x).float(), "isfinite": lambda x: torch.isfinite(x).float(),
 }
 
+def _int32(x: torch.Tensor) -> torch.Tensor:
+    """Integers as 32-bit two's complement holds them (the low 32 bits), as the dst register's floats."""
+    return ((x & 0xFFFFFFFF) ^ 0x80000000).sub(0x80000000).float()
+
+
 # SFPU binary ops between two dst tiles: `<name>(dst_a, dst_b[, dst_out])`, the result in dst_out (dst_a
 # when omitted).
 SFPU_BINARY = {
@@ -189,6 +194,10 @@ SFPU_BINARY = {
     "bitwise_and_binary_tile": lambda a, b: (a.long() & b.long()).float(),
     "bitwise_or_binary_tile": lambda a, b: (a.long() | b.long()).float(),
     "bitwise_xor_binary_tile": lambda a, b: (a.long() ^ b.long()).float(),
+    # shifts of si32 tiles (the bit pattern; an arithmetic right shift keeps the sign)
+    "binary_left_shift_tile": lambda a, b: _int32(a.long() << b.long()),
+    "binary_right_shift_tile": lambda a, b: _int32(a.long() >> b.long()),
+    "binary_logical_right_shift_tile": lambda a, b: _int32((a.long() & 0xFFFFFFFF) >> b.long()),
 }
 
 # SFPU ops of a dst tile and a 32-bit scalar parameter, in place: `<name>(dst, param)`, and how the parameter is

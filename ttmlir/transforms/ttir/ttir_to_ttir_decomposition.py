@@ -6,7 +6,7 @@ axis otherwise), as TTNN's quantization kernels take them; reduce_or the sum of 
 compared with zero, reduce_and their product; dot_general a matmul between permutes and reshapes; index and index_select
 slices; get_dimension_size a constant; argmax and prod over several dimensions one-dimension ops; an arange along a
 dimension of a larger tensor a 1-D arange broadcast; a negative pad a slice; a pool of a `full` that `full`; a batch
-norm with statistics not (1, C, 1, 1) one on an NCHW view; a reverse an embedding lookup; ttml's
+norm with statistics not (1, C, 1, 1) one on an NCHW view; a reverse an embedding lookup; an arithmetic right shift logical shifts (D2M has the op); ttml's
 training ops (adamw, sdpa_fw, sdpa_bw) take rank-4 operands.
 
 `config` (upstream's option) names the backend: `ttnn` (default) and `ttmetal` decompose everything (but a conv1d,
@@ -81,12 +81,35 @@ def logical_reduction(op: TTOp) -> None:
 
 def _nonzero(value: SSAValue) -> list[Operation]:
     """`value != 0`, in `value`'s type (a one-element zero the comparison broadcasts, and the comparison)."""
+    return _compared(value, "ne")
+
+
+def _compared(value: SSAValue, comparison: str) -> list[Operation]:
+    """`value <comparison> 0`, in `value`'s type (a one-element zero the comparison broadcasts, and the
+    comparison)."""
     kind = value.type
     ones = [1] * kind.get_num_dims()
     zero = 0.0 if isinstance(kind.element_type, FLOAT_TYPES) else 0
     zeros = TTIR_OP_CLASSES["full"].create(result_types=[TensorType(kind.element_type, ones)], properties={
         "shape": KINDS["i32_darray"].build(ones), "fill_value": KINDS["number"].build(zero)})
-    return [zeros, TTIR_OP_CLASSES["ne"].create(operands=[value, zeros.results[0]], result_types=[kind])]
+    return [zeros, TTIR_OP_CLASSES[comparison].create(operands=[value, zeros.results[0]], result_types=[kind])]
+
+
+def arithmetic_right_shift(op: TTOp) -> None:
+    """`a >> b` copying the sign bit in, as logical shifts: (a ^ s) shifted logically, ^ s again, where s is all
+    ones for a negative `a` (-(a < 0)) and zero otherwise."""
+    a, by = op.operands
+    kind = a.type
+    compared = _compared(a, "lt")
+    for new in compared:
+        new.location = op.location
+        op.parent.insert_op_before(new, op)
+    sign = ttir_op("neg", [compared[-1].results[0]], {}, [kind], op).results[0]
+    flipped = ttir_op("bitwise_xor", [a, sign], {}, [kind], op).results[0]
+    shifted = ttir_op("logical_right_shift", [flipped, by], {}, [kind], op).results[0]
+    result = ttir_op("bitwise_xor", [shifted, sign], {}, [kind], op)
+    result.location = op.location
+    Rewriter.replace_op(op, [], [result.results[0]])
 
 
 def conv3d_to_ndhwc(op: TTOp) -> None:
@@ -440,6 +463,7 @@ DECOMPOSED: dict[str, tuple[Callable[[TTOp], None], Callable[[TTOp], bool], froz
     **dict.fromkeys(("batch_norm_inference", "batch_norm_training"), (batch_norm_nchw, _not_nchw, ALL)),
     "reverse": (reverse, lambda op: bool(int_values(op.prop("dimensions"))), DEVICE),
     "split_query_key_value_and_split_heads": (split_heads, _always, HOST),  # TTNN has the op
+    "right_shift": (arithmetic_right_shift, _always, frozenset({"ttnn", "cpu-fallback"})),  # D2M has the op
     **dict.fromkeys(("adamw", "sdpa_fw", "sdpa_bw"), (ttml_in_4d, _always, ALL)),
 }
 

@@ -136,7 +136,7 @@ CASES: dict[str, Case] = {
     **{n: Case(PAIR, dtypes=[I32, I32]) for n in INT_BINARY},
     # negative values too: a logical right shift moves a zero into the sign bit
     **{n: Case(PAIR, dtypes=[I32, I32], inputs=[signed(64), indices(4)])
-       for n in ("logical_left_shift", "logical_right_shift")},
+       for n in ("logical_left_shift", "logical_right_shift", "right_shift")},
     "div": Case(PAIR, inputs=[None, positive]),
     "remainder": Case(PAIR, inputs=[None, positive]),
     "pow": Case(PAIR, inputs=[positive, unit]),

@@ -1,0 +1,53 @@
+"""Integer tiles' bitwise ops and shifts on the kernel path (SFPU calls told the tiles' format), through the main
+pipeline and upstream's staged one, against numpy on the int32 bit patterns. The simulated DST holds a tile as
+f32, so the values are kept where f32 is exact (|x| < 2**24) to check the ops, not that widening."""
+
+import numpy as np
+import pytest
+import torch
+
+from ttmlir.asm import parse_text
+from ttmlir.dialects import make_context
+from ttmlir.passes import make_pass
+from ttmlir.runtime.metal.program import run_program
+from ttmlir.target.ttmetal import translate
+
+from test_ttmetal_stage_pipelines import staged
+
+SHAPE = (40, 96)  # rows not a tile multiple
+# TTIR op -> numpy of the int32 operands (a logical right shift moves zeros into the sign bit)
+OPS = {"bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor,
+       "logical_left_shift": lambda a, b: (a.view(np.uint32) << b.view(np.uint32)).view(np.int32),
+       "logical_right_shift": lambda a, b: (a.view(np.uint32) >> b.view(np.uint32)).view(np.int32),
+       "right_shift": np.right_shift}
+
+
+def module_text(name: str) -> str:
+    t = f"tensor<{SHAPE[0]}x{SHAPE[1]}xsi32>"
+    return (f"func.func @f(%a: {t}, %b: {t}) -> {t} {{\n  %0 = \"ttir.{name}\"(%a, %b) : ({t}, {t}) -> {t}\n"
+            f"  return %0 : {t}\n}}\n")
+
+
+def main_pipeline(text: str):
+    ctx = make_context()
+    module, _ = parse_text(ctx, text)
+    make_pass("ttir-to-ttmetal-pipeline", "").apply(ctx, module)
+    return module
+
+
+def operands(name: str) -> tuple[torch.Tensor, torch.Tensor]:
+    g = torch.Generator().manual_seed(7)
+    a = torch.randint(-2 ** 20, 2 ** 20, SHAPE, generator=g, dtype=torch.int32)
+    if name.endswith("shift"):  # a left shift keeps 20 significant bits; a negative's logical right shift by 8 or
+        low = 8 if name == "logical_right_shift" else 0  # more has 24 at most
+        return a, torch.randint(low, 12 if name == "logical_left_shift" else 32, SHAPE, generator=g, dtype=torch.int32)
+    return a, torch.randint(-2 ** 20, 2 ** 20, SHAPE, generator=g, dtype=torch.int32)
+
+
+@pytest.mark.parametrize("compile_", [main_pipeline, staged], ids=["main", "staged"])
+@pytest.mark.parametrize("name", OPS)
+def test_integer_bitwise_op_is_exact(name, compile_):
+    a, b = operands(name)
+    (out,), _ = run_program(translate(compile_(module_text(name))), [a, b])
+    expected = OPS[name](a.numpy(), b.numpy())
+    assert np.array_equal(out.to(torch.int32).numpy(), expected)
