@@ -149,6 +149,7 @@ class DstLowering:
     def __init__(self, kernel):
         self.kernel, self.func = kernel, kernel.func
         self.rewriter = kernel.rewriter
+        self.kernel_slots: dict[SSAValue, int] = {}  # CB tiles of integer ops copied into DST: their slots
 
     def start_engines(self, op: Operation, call: str, in_cb: SSAValue | None) -> Operation:
         """The engine start, placed after the CBs' definitions (returned: what must follow it goes after it)."""
@@ -287,7 +288,8 @@ class DstLowering:
         self.replace_by_calls(op, index, new)
 
     def integer(self, op: Operation, tiles: list[SSAValue], init: str, call: str) -> None:
-        """An op on integer tiles through its SFPU entry point for them (binary ones read both tiles from DST)."""
+        """An op on integer tiles through its SFPU entry point for them (binary ones on DST tiles: the FPU adds no
+        integers, so a tile loaded from a CB is copied into DST first, as upstream does)."""
         dtype = {"dtype": _tile(tiles[0]).data_type}
         self.start_engines(op, "init_sfpu", None if len(tiles) > 1 else
                            (_cb_root(_loaded(tiles[0]).memref) if _loaded(tiles[0]) is not None and
@@ -297,12 +299,41 @@ class DstLowering:
         if len(tiles) == 1:
             self.rewriter.insert_op(_call(call, tiles[0]), _insert_point(op.parent_block(), op))
         else:
-            if not all(_from_dst(v) for v in tiles):
-                raise PassFailure(op, f"'{op.name}' on integer tiles reads both tiles from DST")
-            index, _ = self.dst_index(op)
-            self.rewriter.insert_op(_call(call, tiles[0], tiles[1], index, **(dtype if call in FORMAT_TOLD else {})),
-                                    _insert_point(op.parent_block(), self.place_after(op, index)))
+            index, store = self.dst_index(op)
+            where = _insert_point(op.parent_block(), self.place_after(op, index))
+            operands = [v if _from_dst(v) else self.copied_to_dst(op, v, index, store, tiles, where) for v in tiles]
+            self.rewriter.insert_op(_call(call, *operands, index, **(dtype if call in FORMAT_TOLD else {})), where)
         self.erase_result_store(op)
+
+    def copied_to_dst(self, op: Operation, tile: SSAValue, result: SSAValue, store: memref.StoreOp,
+                      tiles: list[SSAValue], where: InsertPoint) -> SSAValue:
+        """The DST slot CB tile `tile` (an operand of integer op `op`) is copied into: the result's slot when no
+        other operand of `op` is read from it, else a slot no DST access of the kernel uses."""
+        taken = {_constant_index(_loaded(v).indices[0]) for v in tiles if _from_dst(v)} | \
+            {self.kernel_slots.get(t) for t in tiles if t is not tile}
+        slot = _constant_index(result)
+        if slot is None or slot in taken:
+            slot = self.spare_slot(op, store.memref, taken)
+        self.kernel_slots[tile] = slot
+        index = arith.ConstantOp(IntegerAttr(slot, IndexType()))
+        cb = _cb_root(_loaded(tile).memref)
+        self.rewriter.insert_op([index, _call("copy_tile_init", cb), _call("copy_tile", cb, tile, index.result)], where)
+        return index.result
+
+    def spare_slot(self, op: Operation, dst: SSAValue, taken: set) -> int:
+        """A DST slot no load or store of the kernel names (all at constant slots), beyond `taken`."""
+        used = set(taken)
+        for access in self.func.walk():
+            if isinstance(access, (memref.LoadOp, memref.StoreOp)) and is_dst_memref(access.memref.type):
+                constant = _constant_index(access.indices[0]) if len(access.indices) == 1 else None
+                if constant is None:
+                    raise PassFailure(op, f"'{op.name}' on integer tiles of CBs needs a free DST slot, and this "
+                                          "kernel's DST slots are computed")
+                used.add(constant)
+        free = [n for n in range(dst.type.get_shape()[0]) if n not in used]
+        if not free:
+            raise PassFailure(op, f"'{op.name}' on integer tiles of CBs needs a free DST slot; all are in use")
+        return free[-1]
 
     def fpu_binary(self, op: Operation, call: str) -> None:
         """Two CB tiles through the FPU into the result's DST slot."""
@@ -499,6 +530,11 @@ def _first_iteration(op: Operation, slot: SSAValue) -> tuple[SSAValue | None, li
             checks.append(arith.AndIOp(guard, checks[-1].result))
         guard = checks[-1].result
     return guard, checks
+
+
+def _constant_index(value: SSAValue) -> int | None:
+    owner = value.owner
+    return owner.value.value.data if isinstance(owner, arith.ConstantOp) else None
 
 
 def _insert_point(block: Block, before: Operation | None) -> InsertPoint:

@@ -60,6 +60,7 @@ from ttmlir.conversion.ttir_to_d2m.reductions import ROW_REDUCTIONS
 from ttmlir.conversion.ttir_to_d2m.topk import MULTI_RESULT
 from ttmlir.conversion.ttir_to_d2m.tiled_at_rank import AT_RANK
 from ttmlir.conversion.ttir_to_d2m.host_view import host_view
+from ttmlir.conversion.ttir_to_d2m.int_comparisons import integer_comparison
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -454,7 +455,7 @@ class TTIRToD2MPass(ModulePass):
         elif name in FAMILIES:
             compute, maps, iterators, ins = FAMILIES[name](op, tensors)
         elif name in ELEMENTWISE and len(tensors) == ELEMENTWISE[name][1]:
-            compute, ins = ELEMENTWISE[name][0], tensors
+            compute, ins = integer_comparison(name, tensors) or ELEMENTWISE[name][0], tensors
             maps = [_broadcast_map(v.type, result.type, op) for v in tensors] + [_map(2, 0, 1)]
             iterators = ["parallel"] * 2
         else:

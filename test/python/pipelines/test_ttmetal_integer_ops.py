@@ -1,5 +1,6 @@
-"""Integer tiles' bitwise ops and shifts on the kernel path (SFPU calls told the tiles' format), through the main
-pipeline and upstream's staged one, against numpy on the int32 bit patterns. The simulated DST holds a tile as
+"""Integer tiles' bitwise ops and shifts on the kernel path (SFPU calls told the tiles' format), and comparisons
+(a difference compared with zero) and sums of CB tiles (copied into DST), through the main pipeline and upstream's
+staged one, against numpy on the int32 values. The simulated DST holds a tile as
 f32, so the values are kept where f32 is exact (|x| < 2**24) to check the ops, not that widening."""
 
 import numpy as np
@@ -19,7 +20,10 @@ SHAPE = (40, 96)  # rows not a tile multiple
 OPS = {"bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor,
        "logical_left_shift": lambda a, b: (a.view(np.uint32) << b.view(np.uint32)).view(np.int32),
        "logical_right_shift": lambda a, b: (a.view(np.uint32) >> b.view(np.uint32)).view(np.int32),
-       "right_shift": np.right_shift}
+       "right_shift": np.right_shift, "add": np.add, "subtract": np.subtract,
+       **{c: (lambda f: lambda a, b: f(a, b).astype(np.int32))(getattr(np, n)) for c, n in (
+           ("eq", "equal"), ("ne", "not_equal"), ("gt", "greater"), ("ge", "greater_equal"), ("lt", "less"),
+           ("le", "less_equal"))}}
 
 
 def module_text(name: str) -> str:
@@ -41,12 +45,15 @@ def operands(name: str) -> tuple[torch.Tensor, torch.Tensor]:
     if name.endswith("shift"):  # a left shift keeps 20 significant bits; a negative's logical right shift by 8 or
         low = 8 if name == "logical_right_shift" else 0  # more has 24 at most
         return a, torch.randint(low, 12 if name == "logical_left_shift" else 32, SHAPE, generator=g, dtype=torch.int32)
-    return a, torch.randint(-2 ** 20, 2 ** 20, SHAPE, generator=g, dtype=torch.int32)
+    b = torch.randint(-2 ** 20, 2 ** 20, SHAPE, generator=g, dtype=torch.int32)
+    if name in ("eq", "ne", "ge", "le"):  # equal pairs too
+        b = torch.where(torch.rand(SHAPE, generator=g) < 0.3, a, b)
+    return a, b
 
 
 @pytest.mark.parametrize("compile_", [main_pipeline, staged], ids=["main", "staged"])
 @pytest.mark.parametrize("name", OPS)
-def test_integer_bitwise_op_is_exact(name, compile_):
+def test_integer_op_is_exact(name, compile_):
     a, b = operands(name)
     (out,), _ = run_program(translate(compile_(module_text(name))), [a, b])
     expected = OPS[name](a.numpy(), b.numpy())
