@@ -294,15 +294,15 @@ class DstLowering:
         self.start_engines(op, "init_sfpu", None if len(tiles) > 1 else
                            (_cb_root(_loaded(tiles[0]).memref) if _loaded(tiles[0]) is not None and
                             not _from_dst(tiles[0]) else _first_cb(self.func, load=False)))
-        self.rewriter.insert_op(_call(init, **(dtype if init in FORMAT_TOLD else {})),
-                                _insert_point(op.parent_block(), op))
+        init_call = _call(init, **(dtype if init in FORMAT_TOLD else {}))
         if len(tiles) == 1:
-            self.rewriter.insert_op(_call(call, tiles[0]), _insert_point(op.parent_block(), op))
-        else:
+            self.rewriter.insert_op([init_call, _call(call, tiles[0])], _insert_point(op.parent_block(), op))
+        else:  # the copies into DST first, then the SFPU's init and call
             index, store = self.dst_index(op)
             where = _insert_point(op.parent_block(), self.place_after(op, index))
             operands = [v if _from_dst(v) else self.copied_to_dst(op, v, index, store, tiles, where) for v in tiles]
-            self.rewriter.insert_op(_call(call, *operands, index, **(dtype if call in FORMAT_TOLD else {})), where)
+            self.rewriter.insert_op([init_call, _call(call, *operands, index, **(dtype if call in FORMAT_TOLD else {}))],
+                                    where)
         self.erase_result_store(op)
 
     def copied_to_dst(self, op: Operation, tile: SSAValue, result: SSAValue, store: memref.StoreOp,
