@@ -37,7 +37,7 @@ from ttmlir.conversion.d2m_to_ttkernel.views import drop_dead_views, shifted_vie
 from ttmlir.conversion.d2m_to_ttkernel.generics import fill_value, fills_of, plan_generic
 from ttmlir.conversion.d2m_to_ttkernel.kernel_functions import lower_kernel_functions
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, ShardLayout
-from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_type
+from ttmlir.conversion.d2m_to_ttkernel.layouts import maker_of, buffer_empty, device_facts, device_layout, staging_type
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
 from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
@@ -94,6 +94,15 @@ def _fold(op: Operation) -> bool:
 
 def _on_device(value: SSAValue) -> bool:
     return isinstance(getattr(value.type, "encoding", None), ttcore.MetalLayoutAttr)
+
+
+def _virtual_attrs(value: SSAValue) -> dict[str, Attribute]:
+    """The virtual grid maps of the d2m.empty a 2-d device tensor is made in (a tensor on the same shards shares
+    them; a tensor kept at its rank is placed by its layout alone)."""
+    owner = maker_of(value).owner
+    if not isinstance(owner, d2m.EmptyOp) or len(value.type.get_shape()) != 4:
+        return {}
+    return {k: v for k, v in owner.attributes.items() if k.startswith("virtualGrid")}
 
 
 def _grid_of(value: SSAValue) -> ttcore.GridAttr:
@@ -155,8 +164,13 @@ class _FunctionKernels:
 
     def lower(self) -> None:
         decompose_device_masks(self.func)  # after the folds (what a mask reads is known), before the moves
-        for move in [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]:
-            self.move(move)
+        moves = [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]
+        # results go to the host after the programs computing them: their untilize programs' kernels come after those
+        # programs' (as upstream numbers them, in program order)
+        to_host = [op for op in moves if _on_device(op.operands[0]) and not _on_device(op.results[0])]
+        for move in moves:
+            if move not in to_host:
+                self.move(move)
         generics = [g for g in self.func.walk() if isinstance(g, d2m.GenericOp) and g.regions]
         scalers = []
         for generic in generics:
@@ -168,6 +182,9 @@ class _FunctionKernels:
                 old.replace_all_uses_with(new)
             generic.detach()
             generic.erase()
+        for move in to_host:
+            if move.results[0].uses:  # (a result moved back to the device reads it there)
+                self.move(move)
         drop_dead_views(self.func)
         for scaler in scalers:  # the fills the reductions no longer read, and the tensors they filled
             if not scaler.results[0].uses:
@@ -210,8 +227,10 @@ class _FunctionKernels:
             write.location = op.location
             self.before(op, [staging, write])
             self.replace(op, self.builder.launch("tilize", [write.results[0]], dest, op))
-        elif on_device == [True, False] and self.layout_of(source).nd and self.layout_of(source).tiled:
-            staging = d2m.EmptyOp.create(result_types=[staging_type(source.type)])
+        elif on_device == [True, False] and self.layout_of(source).tiled and self.layout_of(source).memory == "l1":
+            # results cross to the host row-major, as upstream's host cannot untilize: untilized on their cores
+            staging = d2m.EmptyOp.create(result_types=[staging_type(source.type)],
+                                         attributes=_virtual_attrs(source))
             self.before(op, [staging])
             launch = self.builder.launch("untilize", [source], staging.result, op)
             op.operands[0] = self.kernels_generic(launch, _grid_of(source), op).results[0]

@@ -28,7 +28,11 @@
 // CHECK-NEXT: ins(%[[COLS_IN]], %[[ROW_MASKED]], %[[FILL]] :
 // CHECK-NEXT: outs(%[[RESULT]] :
 // CHECK-NOT: d2m.mask
-// CHECK: d2m.to_layout %[[MASKED]]
+// The result goes to the host row-major: untilized on its cores by a program of its own first.
+// CHECK: %[[UNTILIZED:.*]] = d2m.generic
+// CHECK-NEXT: ins(%[[MASKED]] : tensor<2x1x1x2x!ttcore.tile<32x32, f32>, #layout>)
+// CHECK-NEXT: outs(%{{.*}} : tensor<2x1x32x64xf32, #layout>)
+// CHECK: d2m.to_layout %[[UNTILIZED]]
 func.func @device(%arg0: tensor<40x40xf32>) -> tensor<40x40xf32> {
   %0 = d2m.empty() : !grid21
   %1 = d2m.to_layout %arg0, %0 : tensor<40x40xf32> into !grid21 -> !grid21
