@@ -126,9 +126,10 @@ def test_a_weight_larger_than_all_l1_streams_from_dram_in_host_memory_of_its_siz
         module = matmul_module(m, k, n, "bf16", options="override-device-shape=1,1")
         weight = [t for t in buffers(module) if f"{k // 32}x{n // 32}x!ttcore.tile" in t]
         assert weight and all("memory_space<dram>" in t for t in weight)
-        l1_tiles = [math.prod(int(d) for d in t.split("<")[1].split("x!")[0].split("x"))
-                    for t in buffers(module) if "memory_space<l1>" in t]
-        assert sum(l1_tiles) * 2048 < 1536 * 1024 < k * n * 2  # the core's buffers (CBs) hold a few blocks of it
+        # bf16 tiles of 2 KiB, or (the result untilized for the host) bf16 elements of 2 bytes
+        l1_bytes = [math.prod(int(d) for d in t.split("<")[1].split("x!")[0].split("xbf16")[0].split("x")) *
+                    (2048 if "x!" in t else 2) for t in buffers(module) if "memory_space<l1>" in t]
+        assert sum(l1_bytes) < 1536 * 1024 < k * n * 2  # the core's buffers (CBs) hold a few blocks of it
         runs[k] = _run_in_a_process(tmp_path, translate(module), m, k, n)
         assert runs[k]["pcc"] > 0.999
     weight_bytes = {k: k * n * 2 for k in runs}

@@ -297,8 +297,6 @@ def read_buffer(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...]) -> tor
     if buffer.tiled:
         batch, rows, cols = tile_padded(shape)
         rows *= batch
-    else:
-        rows, cols = (math.prod(shape[:-1]) if len(shape) > 1 else 1), shape[-1]
     unit = tile_math.TILE if buffer.tiled else 1
     (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
     grid.check_l1(buffer.address, sy * sx * buffer.page, f"buffer {buffer.id}'s shard")
@@ -311,7 +309,12 @@ def read_buffer(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...]) -> tor
         matrix = ((1,) * max(0, 2 - len(shape)) + tuple(shape))[-2:]
         out.copy_(padded[:, :matrix[0], :matrix[1]].reshape(shape))
         return out
-    out.copy_(tile_math.from_bytes(pages.reshape(-1), buffer.dtype).reshape(shape))
+    values = tile_math.from_bytes(pages.reshape(-1), buffer.dtype)
+    if values.numel() != out.numel():  # row-major shards of each matrix padded to whole tiles: the padding dropped
+        batch, rows, cols = tile_padded(shape)
+        _, kept_rows, kept_cols = _matrices(shape)
+        values = values.reshape(batch, rows, cols)[:, :kept_rows, :kept_cols]
+    out.copy_(values.reshape(shape))
     return out
 
 
