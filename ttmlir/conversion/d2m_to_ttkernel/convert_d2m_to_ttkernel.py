@@ -212,9 +212,9 @@ class _FunctionKernels:
 
     def move(self, op: Operation) -> None:
         """A move into another layout that takes a program: a host tensor onto a device tensor kept at its rank
-        (written row-major into shards of its own, then tilized there, as upstream moves host data), such a
-        tensor back to the host (untilized into row-major shards first), a device tensor into another device
-        layout (copied tile by tile; between tiles and row-major shards kept at their rank, by face rows)."""
+        (written row-major into shards of its own, then tilized there, as upstream moves host data), a tiled L1
+        tensor back to the host (untilized into row-major shards on its cores first), a device tensor into another
+        device layout (copied tile by tile; between tiles and row-major shards kept at their rank, by face rows)."""
         source, dest, result = op.operands[0], op.operands[1], op.results[0]
         back = source.owner
         if isinstance(back, Operation) and back.name in LAYOUT_MOVES and _on_device(back.operands[0]) and \
@@ -227,8 +227,10 @@ class _FunctionKernels:
             write.location = op.location
             self.before(op, [staging, write])
             self.replace(op, self.builder.launch("tilize", [write.results[0]], dest, op))
-        elif on_device == [True, False] and self.layout_of(source).tiled and self.layout_of(source).memory == "l1":
-            # results cross to the host row-major, as upstream's host cannot untilize: untilized on their cores
+        elif on_device == [True, False] and self.layout_of(source).tiled and self.layout_of(source).memory == "l1" \
+                and not self.options.ttnn_mode:
+            # results cross to the host row-major, as upstream's host cannot untilize: untilized on their cores (a
+            # TTNN tensor stays as TTNN lays it out)
             staging = d2m.EmptyOp.create(result_types=[staging_type(source.type)],
                                          attributes=_virtual_attrs(source))
             self.before(op, [staging])

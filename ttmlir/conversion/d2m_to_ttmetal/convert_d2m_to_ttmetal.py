@@ -6,7 +6,8 @@ them (grid, shards of tiles, L1 or DRAM, the cores a virtual grid mapping moves 
 `ttmetal.create_buffer` at its address (`conversion/d2m_to_ttmetal/addresses.py`: by liveness, each buffer freed by
 a `ttmetal.deallocate_buffer` after the last command using it), each move from or to the host an `enqueue_write_buffer`/`enqueue_read_buffer`
 (through a host buffer padded to whole tiles when the tensor is not in them); a tensor kept at its rank is written
-row-major into shards of its own and tilized there by a program (untilized before it is read back), a device tensor
+row-major into shards of its own and tilized there by a program, every tiled L1 result is untilized into row-major
+shards on its cores by a program before it is read back (a DRAM one is read as tiles), a device tensor
 moved into another device layout is copied by a program; those programs' kernels are built here
 (`conversion/d2m_to_ttkernel/programs.py`). Each generic naming its kernels in its threads (alone, or the regions of a
 `d2m.spatial` as one program) becomes a `ttmetal.enqueue_program` of its `ins`/`outs` and of its `additionalArgs` as
@@ -105,8 +106,8 @@ class _FunctionLowering:
         self.write_host(host, placed.buffer)
 
     def read_output(self, placed: Placed, t: TensorType, op: Operation) -> SSAValue:
-        """A device tensor read back to the host (a tensor kept at its rank from the row-major one a program
-        untilized it into)."""
+        """A device tensor read back to the host (a tiled L1 one from the row-major shards a program untilized it
+        into)."""
         if placed.layout.nd is not None and placed.layout.tiled:
             raise PassFailure(op, "a tensor kept at its rank is untilized into a row-major one by a program before "
                                   "it is read (--convert-d2m-to-ttkernel makes it)")
