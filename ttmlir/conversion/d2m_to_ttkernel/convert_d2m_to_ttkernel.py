@@ -269,6 +269,9 @@ class _FunctionKernels:
             return batched
         if layout.nd is not None and not layout.tiled:  # a row-major copy kept at its rank
             return launch_row_major_gather(self.builder, generic, out)
+        if any(_on_device(v) and len(v.type.get_shape()) == 4 and not isinstance(v.type.element_type, ttcore.TileType)
+               for v in generic.operands):  # (row-major shards of two dims are a host transfer's alone)
+            raise PassFailure(generic, "a program on row-major elements of two dims is not lowered to TTMetal yet")
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
         stores = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteStoreOp)]
         if len(loads) == 1 and [s.local for s in stores] == list(loads):  # a copy
