@@ -1,14 +1,15 @@
-"""Results cross to the host row-major, as upstream's host cannot untilize: `--ttir-to-ttmetal-pipeline` untilizes a
-tiled L1 result on its own cores, in a program after the one computing it, into row-major shards the host reads as
-they are (each matrix padded to whole tiles); run from the `.ttm` on the simulated grid against torch (exact for data
-movement)."""
+"""Host data crosses to and from the device row-major, as upstream's host can neither tilize nor untilize:
+`--ttir-to-ttmetal-pipeline` has the host write each L1 input into row-major shards (each matrix padded to whole
+tiles) that a program tilizes on the same cores, and untilizes a tiled L1 result on its own cores, in a program after
+the one computing it, into row-major shards the host reads as they are; run from the `.ttm` on the simulated grid
+against torch (exact for data movement)."""
 
 import pytest
 import torch
 
 from ttmlir.asm import parse_text
 from ttmlir.dialects import make_context
-from ttmlir.dialects.ttmetal import EnqueueProgramOp, EnqueueReadBufferOp
+from ttmlir.dialects.ttmetal import EnqueueProgramOp, EnqueueReadBufferOp, EnqueueWriteBufferOp
 from ttmlir.passes import make_pass
 from ttmlir.runtime.metal.program import run_program
 from ttmlir.target.ttmetal import translate
@@ -37,6 +38,10 @@ def _reads(module) -> list:
     return [op for op in module.walk() if isinstance(op, EnqueueReadBufferOp)]
 
 
+def _writes(module) -> list:
+    return [op for op in module.walk() if isinstance(op, EnqueueWriteBufferOp)]
+
+
 def _programs(module) -> list:
     return [op for op in module.walk() if isinstance(op, EnqueueProgramOp)]
 
@@ -48,15 +53,16 @@ def _programs(module) -> list:
     ((2, 3, 40, 33), "bf16"),
     ((128,), "bf16"),  # a vector: a row padded to a tile's rows
 ])
-def test_a_result_is_read_back_row_major_after_an_untilize(shape, dtype):
+def test_host_data_crosses_row_major_tilized_and_untilized_on_the_device(shape, dtype):
     t = _type(shape, dtype)
     module = _compile(f'func.func @f(%a: {t}) -> {t} {{\n  %0 = "ttir.neg"(%a) : ({t}) -> {t}\n'
                       f'  return %0 : {t}\n}}\n')
-    (read,) = _reads(module)
-    device = read.operands[0].type
-    assert device.element_type == read.operands[1].type.element_type  # row-major elements, not tiles
-    assert all(d % 32 == 0 for d in device.get_shape()[2:])  # each shard whole tiles' worth of rows and columns
-    assert len(_programs(module)) == 2  # the neg, then the untilize
+    (write,), (read,) = _writes(module), _reads(module)
+    for device, host in ((write.operands[1].type, write.operands[0].type), (read.operands[0].type,
+                                                                            read.operands[1].type)):
+        assert device.element_type == host.element_type  # row-major elements, not tiles
+        assert all(d % 32 == 0 for d in device.get_shape()[2:])  # each shard whole tiles' worth of rows and columns
+    assert len(_programs(module)) == 3  # the tilize, the neg, the untilize
     x = torch.randn(shape, generator=torch.Generator().manual_seed(3)).to(TYPES[dtype])
     (out,) = _run(module, [x])
     assert torch.equal(out.to(TYPES[dtype]), -x)
@@ -91,20 +97,22 @@ def test_two_results_each_untilized_after_the_program_computing_it():
     module = _compile(f'func.func @f(%a: {t}) -> ({t}, {t}) {{\n'
                       f'  %0 = "ttir.neg"(%a) : ({t}) -> {t}\n  %1 = "ttir.abs"(%0) : ({t}) -> {t}\n'
                       f'  return %0, %1 : {t}, {t}\n}}\n')
-    assert len(_programs(module)) == 4  # neg, its untilize, abs, its untilize
+    assert len(_programs(module)) == 5  # the input's tilize, neg, its untilize, abs, its untilize
     x = torch.randn(64, 96, generator=torch.Generator().manual_seed(11))
     neg, absolute = _run(module, [x])
     assert torch.equal(neg, -x) and torch.equal(absolute, x.abs())
 
 
-def test_a_dram_result_is_read_back_tiled():
-    """A result in DRAM is still read back as tiles (row-major DRAM buffers are not built yet)."""
+def test_dram_tensors_are_written_and_read_back_tiled():
+    """Inputs and results in DRAM are still written and read back as tiles (row-major DRAM buffers are not built
+    yet)."""
     t = _type((64, 64), "f32")
     module = _compile(f'func.func @f(%a: {t}) -> {t} {{\n  %0 = "ttir.neg"(%a) : ({t}) -> {t}\n'
                       f'  return %0 : {t}\n}}\n',
                       options="default-input-memspace=dram default-output-memspace=dram")
-    (read,) = _reads(module)
-    assert "tile" in str(read.operands[0].type.element_type)
+    (write,), (read,) = _writes(module), _reads(module)
+    assert "tile" in str(write.operands[1].type.element_type) and "tile" in str(read.operands[0].type.element_type)
+    assert len(_programs(module)) == 1
     x = torch.randn(64, 64, generator=torch.Generator().manual_seed(13))
     (out,) = _run(module, [x])
     assert torch.equal(out, -x)
@@ -120,3 +128,19 @@ def test_a_scalar_result_is_read_from_its_row_major_tile():
     x = torch.randn(40, 70, generator=torch.Generator().manual_seed(17))
     (out,) = _run(module, [x])
     assert out.shape == () and torch.allclose(out, x.sum(), rtol=1e-4, atol=1e-3)
+
+
+def test_a_scalar_and_a_masked_input_are_tilized_on_the_device():
+    """A 0-d argument lands in one row-major tile (the rest zero) and is broadcast from it; a max over a row of 70
+    columns reads the masked padding of its tilized input (-inf where the host's zeros are)."""
+    b, r = _type((40, 70), "f32"), _type((40, 1), "f32")
+    module = _compile(f'func.func @f(%a: tensor<f32>, %b: {b}) -> {r} {{\n'
+                      f'  %0 = "ttir.add"(%b, %a) : ({b}, tensor<f32>) -> {b}\n'
+                      f'  %1 = "ttir.max"(%0) <{{dim_arg = [1 : i32], keep_dim = true}}> : ({b}) -> {r}\n'
+                      f'  return %1 : {r}\n}}\n')
+    # the two arguments row-major (the constants of the masks and the reduction's scaler are host data written as
+    # tiles)
+    assert all("tile" not in str(w.operands[1].type.element_type) for w in _writes(module)[:2])
+    x = -torch.rand(40, 70, generator=torch.Generator().manual_seed(19)) - 1
+    (out,) = _run(module, [torch.tensor(0.5), x])
+    assert torch.equal(out, (x + 0.5).amax(dim=1, keepdim=True))

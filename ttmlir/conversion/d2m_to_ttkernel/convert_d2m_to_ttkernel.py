@@ -221,8 +221,10 @@ class _FunctionKernels:
                 not _on_device(source) and _on_device(result) and _moved_on_device(back.operands[0], result):
             source = op.operands[0] = back.operands[0]  # device to host to device: from the device
         on_device = [_on_device(v) for v in (source, result)]
-        if on_device == [False, True] and self.layout_of(dest).nd and self.layout_of(dest).tiled:
-            staging = d2m.EmptyOp.create(result_types=[staging_type(dest.type)])
+        if on_device == [False, True] and self.layout_of(dest).tiled and (self.layout_of(dest).nd or (
+                self.layout_of(dest).memory == "l1" and not self.options.ttnn_mode)):
+            # host data crosses row-major, as upstream's host cannot tilize: tilized on the cores it lands on
+            staging = d2m.EmptyOp.create(result_types=[staging_type(dest.type)], attributes=_virtual_attrs(dest))
             write = d2m.ToLayoutOp.create(operands=[source, staging.result], result_types=[staging.result.type])
             write.location = op.location
             self.before(op, [staging, write])

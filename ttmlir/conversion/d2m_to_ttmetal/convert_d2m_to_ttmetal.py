@@ -241,6 +241,8 @@ class _FunctionLowering:
             return
         if isinstance(op, d2m.MaskOp):
             moved = op.input.owner
+            if isinstance(moved, d2m.GenericOp) and not moved.regions and len(moved.inputs) == 1:
+                moved = moved.inputs[0].owner  # host data written row-major, tilized by a program
             if op.fill_value.data.value != "zero" or not isinstance(moved, d2m.ToLayoutOp) or \
                     moved.input not in self.hosts:
                 raise PassFailure(op, "only d2m.masks filling the padding of host data with zeros are lowered to "

@@ -244,8 +244,13 @@ def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
         for (block, (_, core)) in zip(buffer.nd_shards(host), buffer.shards(grid)):
             grid.write(grid.l1_addr(*core, buffer.address), tile_math.to_bytes(block, buffer.dtype).reshape(-1))
         return
-    pages = _pages(host, buffer)
     (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
+    if not buffer.tiled and host.numel() != gy * sy * gx * sx:  # row-major shards: each matrix padded to whole tiles
+        batch, rows, cols = tile_padded(tuple(host.shape))
+        _, kept_rows, kept_cols = _matrices(tuple(host.shape))
+        host = torch.nn.functional.pad(host.reshape(batch, kept_rows, kept_cols),
+                                       (0, cols - kept_cols, 0, rows - kept_rows)).reshape(batch * rows, cols)
+    pages = _pages(host, buffer)
     if pages.shape[0] != gy * sy or pages.shape[1] != gx * sx:
         raise MetalError(f"a host tensor of {tuple(host.shape)} does not fill the {gy}x{gx} grid of {sy}x{sx} "
                          f"shards of buffer {buffer.id}")
