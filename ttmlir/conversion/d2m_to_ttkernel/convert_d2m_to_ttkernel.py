@@ -211,10 +211,11 @@ class _FunctionKernels:
         return kernels
 
     def move(self, op: Operation) -> None:
-        """A move into another layout that takes a program: a host tensor onto a device tensor kept at its rank
-        (written row-major into shards of its own, then tilized there, as upstream moves host data), a tiled L1
-        tensor back to the host (untilized into row-major shards on its cores first), a device tensor into another
-        device layout (copied tile by tile; between tiles and row-major shards kept at their rank, by face rows)."""
+        """A move into another layout that takes a program: a host tensor onto a tiled L1 device tensor or one kept
+        at its rank (written row-major into shards of its own, then tilized there, as upstream moves host data), a
+        tiled L1 tensor back to the host (untilized into row-major shards on its cores first), a device tensor into
+        another device layout (copied tile by tile; between tiles and row-major shards kept at their rank, by face
+        rows)."""
         source, dest, result = op.operands[0], op.operands[1], op.results[0]
         back = source.owner
         if isinstance(back, Operation) and back.name in LAYOUT_MOVES and _on_device(back.operands[0]) and \
