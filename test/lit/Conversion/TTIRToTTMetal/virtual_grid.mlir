@@ -13,7 +13,8 @@
 // RUN: ttrt run %t.fold.ttm
 // A 1x16 grid of shards does not fit an 8x8 worker grid: it is a virtual grid laid onto 4x4 cores row by row
 // (its create_buffer carries the maps); tensors regridded back to back are copied program by program, or
-// (to_layout folding, the default) moved once.
+// (to_layout folding, the default) moved once. The host data is tilized on its one core first, the result
+// untilized on its 8 last.
 
 #layout = #ttcore.metal_layout<logical_shape = 64x512, dim_alignments = 32x32, collapsed_intervals = dense<[[0, 1], [1, 2]]> : tensor<2x2xi64>, l1, sharded>
 // CHECK-DAG: #[[FWD:map[0-9]*]] = affine_map<(d0, d1, d2, d3) -> ((d0 * 16 + d1) floordiv 4, (d0 * 16 + d1) mod 4, d2, d3)>
@@ -22,7 +23,7 @@
 // CHECK: "ttmetal.create_buffer"() <{address = {{[0-9]+}} : i64, virtualGridForwardMapping = #[[FWD]], virtualGridInverseMapping = #[[INV]]}> : () -> memref<1x16x2x1x!ttcore.tile<32x32, f32>
 // CHECK: "ttmetal.enqueue_program"{{.*}}#ttmetal.core_range<0x0, 4x4>, #ttmetal.kernel_args<common_rt_args = [<cb_port[0]>, <buffer_address[0]>]  >
 // CHECK: "ttmetal.enqueue_program"{{.*}}#ttmetal.core_range<0x0, 2x4>
-// RUNS: launch 1: {{[0-9]+}} cycles on 8 core(s)
+// RUNS: launch 0: {{[0-9,]+}} cycles on 1 core(s); launch 1: {{[0-9,]+}} cycles on 16 core(s); launch 2: {{[0-9,]+}} cycles on 8 core(s)
 // TA: "ttmetal.enqueue_program"{{.*}}#ttmetal.core_range<0x0, 4x4>{{.*}}ct_args = [<tensor_accessor_args[0]>]
 // TA: emitc.verbatim "constexpr auto tensor_accessor_args_{{[0-9]+}} = TensorAccessorArgs<0, 0>();"
 // FORCE: #ttmetal.kernel_args< ct_args = [<cb_port[0]>, <buffer_address[0]>]>
