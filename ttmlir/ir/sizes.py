@@ -70,3 +70,8 @@ def elements_error(type: Attribute) -> str | None:
     if size > FLATBUFFER_BYTES:
         return f"a constant {type} of {size} bytes is larger than a flatbuffer binary holds ({FLATBUFFER_BYTES} bytes)"
     return None
+
+
+def row_major_strides(shape) -> list[int]:
+    """Each dim's stride, in elements, in a dense row-major buffer of `shape`."""
+    return [math.prod(shape[i + 1:]) for i in range(len(shape))]

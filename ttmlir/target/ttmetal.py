@@ -7,9 +7,9 @@ import math
 
 import io
 
-from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, MemRefType, ModuleOp, Signedness
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, IntegerType, MemRefType, ModuleOp, NoneAttr, Signedness
 from xdsl.dialects.func import FuncOp, ReturnOp
-from xdsl.dialects.memref import AllocOp, CopyOp, GetGlobalOp, GlobalOp
+from xdsl.dialects.memref import AllocOp, CopyOp, GetGlobalOp, GlobalOp, ReinterpretCastOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.traits import SymbolTable
 
@@ -20,7 +20,7 @@ from ttmlir.dialects.ttmetal_ccl import (AllGatherOp, AllReduceOp, AllToAllOp, C
                                          CollectivePermuteOp, MeshPartitionOp, ReduceScatterOp)
 from ttmlir.dialects.ttcore_cb_layout import CBLayoutAttr
 from ttmlir.ir.props import dense_values
-from ttmlir.ir.sizes import elements_error
+from ttmlir.ir.sizes import elements_error, row_major_strides
 from ttmlir.target import TranslateError
 from ttmlir.target import flatbuffer as fbu
 from ttmlir.target import metal_generated as fbm
@@ -186,6 +186,10 @@ class _ProgramWriter:
         elif isinstance(op, CopyOp):
             table = fbm.MemrefCopyCommandT()
             table.src, table.dst = self.ref(op.source, op), self.ref(op.destination, op)
+        elif isinstance(op, ReinterpretCastOp):  # a host view: the copy into its shape the runtime holds as one
+            self.reinterpretable(op)
+            table = fbm.MemrefCopyCommandT()
+            table.src, table.dst = self.ref(op.source, op), self.ref(op.result, op)
         elif isinstance(op, ttmetal.DeallocateBufferOp):
             table = fbm.DeallocateBufferCommandT()
             table.ref = self.ref(op.input, op)
@@ -206,11 +210,24 @@ class _ProgramWriter:
             table.results = [self.ref(v, op) for v in op.operands]
         else:
             raise TranslateError(op, f"'{op.name}' cannot be serialized in a .ttm program (host functions hold "
-                                     "ttmetal ops, memref.alloc, memref.copy, memref.get_global and return)")
+                                     "ttmetal ops, memref.alloc, memref.copy, memref.reinterpret_cast, "
+                                     "memref.get_global and return)")
         out = fbm.CommandT()
         out.typeType = getattr(fbm.CommandType, type(table).__name__[:-1])
         out.type, out.loc = table, self._text(op.location)
         return out
+
+    @staticmethod
+    def reinterpretable(op: ReinterpretCastOp) -> None:
+        """A reinterpret_cast the host runs: a row-major buffer seen, from its first element, as a row-major buffer of
+        as many elements."""
+        source, result = op.source.type, op.result.type
+        sizes, strides = list(op.static_sizes.get_values()), list(op.static_strides.get_values())
+        if not isinstance(source.layout, NoneAttr) or op.offsets or op.sizes or op.strides or \
+                list(op.static_offsets.get_values()) != [0] or sizes != list(result.get_shape()) or \
+                strides != row_major_strides(sizes) or math.prod(source.get_shape()) != math.prod(sizes):
+            raise TranslateError(op, "only reinterpret_casts of a row-major host buffer to a row-major shape of as many "
+                                     "elements are serialized")
 
     def collective(self, op: Operation) -> fbm.CollectiveCommandT:
         table = fbm.CollectiveCommandT()

@@ -182,23 +182,33 @@ def gather_rows(chip: dict, source: ShardLayout, layout: ShardLayout, remapping,
     ops.call("cb_push_back", port, count)
 
 
-def launch_row_major_gather(builder: ProgramKernels, generic: d2m.GenericOp, out: SSAValue) -> Launch:
-    """The program of copy generic `generic` reading a view of a row-major tensor into row-major `out`: the kernel
-    above on data-movement core 1 (NoC 0), its CB the output's own shard."""
+def launch_view_gather(builder: ProgramKernels, generic: d2m.GenericOp, out: SSAValue, tiled: bool,
+                       gather) -> Launch:
+    """The program of copy generic `generic` reading a view of a tensor kept at its rank (in tiles or row-major, as
+    `out` is) into `out`: the kernel `gather(chip, source, layout, remapping, port, base, ops)` builds, on
+    data-movement core 1 (NoC 0), its CB the output's own shard."""
+    what = "tiles" if tiled else "a row-major tensor"
     loads = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)]
     view = loads[0].source.owner if len(loads) == 1 else None
     if not isinstance(view, d2m.ViewLayoutOp):
-        raise PassFailure(generic, "a program writing a row-major tensor kept at its rank copies a view of one")
+        raise PassFailure(generic, f"a program writing {what} kept at its rank copies a view of {what}")
     source = view.input
     src, layout = builder.layout_of(source), builder.layout_of(out)
-    if src.nd is None or src.tiled or src.dtype != layout.dtype:
-        raise PassFailure(generic, "a row-major copy reads a row-major tensor kept at its rank, of its own type")
+    if src.nd is None or src.tiled != tiled or src.dtype != layout.dtype or \
+            (tiled and len(src.nd[0]) != len(layout.nd[0])):
+        raise PassFailure(generic, f"a copy of {what} kept at its rank reads {what} kept at its rank, of its own type")
     cbs = [builder.cb_of(out, generic)]
     plan, spec = builder.dm_args([0], [0], [src, layout])
     ops = KernelOps(0, plan)
     port = ops.arg(0, ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile))
-    base = ops.address(1)
-    gather_rows(builder.chip, src, layout, view.remapping.data, tuple(out.type.encoding.data.logical_shape), port,
-                base, ops)
+    gather(builder.chip, src, layout, view.remapping.data, port, ops.address(1), ops)
     kernel = builder.kernel("datamovement", "noc", ops, spec)
     return Launch([source, out], cbs, [d2m.ThreadAttr.get("datamovement", kernel, READER_CORE)])
+
+
+def launch_row_major_gather(builder: ProgramKernels, generic: d2m.GenericOp, out: SSAValue) -> Launch:
+    """The program of copy generic `generic` reading a view of a row-major tensor into row-major `out`: the kernel
+    above."""
+    logical = tuple(out.type.encoding.data.logical_shape)
+    return launch_view_gather(builder, generic, out, False, lambda chip, src, layout, remapping, port, base, ops:
+                              gather_rows(chip, src, layout, remapping, logical, port, base, ops))

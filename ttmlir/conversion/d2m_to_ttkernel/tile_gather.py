@@ -20,10 +20,10 @@ from xdsl.ir.affine import AffineExpr
 
 from ttmlir.conversion.d2m_to_ttkernel.datamovement import affine_value
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import KernelOps, ShardLayout
-from ttmlir.conversion.d2m_to_ttkernel.programs import READER_CORE, Launch, ProgramKernels
-from ttmlir.conversion.d2m_to_ttkernel.row_major_gather import core_position, linear_index, unlinear_index
+from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
+from ttmlir.conversion.d2m_to_ttkernel.row_major_gather import (core_position, launch_view_gather, linear_index,
+                                                                unlinear_index)
 from ttmlir.dialects import d2m, ttkernel
-from ttmlir.errors import PassFailure
 
 
 def gather_tiles(chip: dict, source: ShardLayout, layout: ShardLayout, remapping, port: SSAValue, base: SSAValue,
@@ -73,20 +73,5 @@ def gather_tiles(chip: dict, source: ShardLayout, layout: ShardLayout, remapping
 
 def launch_tile_gather(builder: ProgramKernels, generic: d2m.GenericOp, out: SSAValue) -> Launch:
     """The program of copy generic `generic` reading a view of a tiled tensor kept at its rank into tiled `out` (on
-    a virtual grid of its rank): the kernel above on data-movement core 1 (NoC 0), its CB the output's own shard."""
-    loads = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)]
-    view = loads[0].source.owner if len(loads) == 1 else None
-    if not isinstance(view, d2m.ViewLayoutOp):
-        raise PassFailure(generic, "a program writing tiles kept at their rank on a virtual grid copies a view of some")
-    source = view.input
-    src, layout = builder.layout_of(source), builder.layout_of(out)
-    if src.nd is None or not src.tiled or src.dtype != layout.dtype or len(src.nd[0]) != len(layout.nd[0]):
-        raise PassFailure(generic, "a tiled copy kept at its rank reads tiles kept at the same rank, of its own type")
-    cbs = [builder.cb_of(out, generic)]
-    plan, spec = builder.dm_args([0], [0], [src, layout])
-    ops = KernelOps(0, plan)
-    port = ops.arg(0, ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile))
-    base = ops.address(1)
-    gather_tiles(builder.chip, src, layout, view.remapping.data, port, base, ops)
-    kernel = builder.kernel("datamovement", "noc", ops, spec)
-    return Launch([source, out], cbs, [d2m.ThreadAttr.get("datamovement", kernel, READER_CORE)])
+    a virtual grid of its rank): the kernel above (`launch_view_gather`)."""
+    return launch_view_gather(builder, generic, out, True, gather_tiles)

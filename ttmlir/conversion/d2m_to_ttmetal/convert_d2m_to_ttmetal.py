@@ -55,6 +55,8 @@ from ttmlir.conversion.d2m_to_ttmetal.buffers import DevicePlacement, Placed
 from ttmlir.conversion.d2m_to_ttmetal.ccl import HOST_COMMANDS, host_command
 from ttmlir.conversion.d2m_to_ttmetal.memref_programs import MemrefProgramLowering, is_memref_form
 from ttmlir.conversion.d2m_to_ttmetal.program import enqueue, launch_configs, one_program
+from ttmlir.conversion.d2m_to_ttmetal.host_view import host_view
+from ttmlir.conversion.ttir_to_d2m.host_view import HOST_VIEWS
 from ttmlir.ir.sizes import elements_error
 
 HOST_DATA = ("ttir.constant", "ttir.arange")  # tensors whose values are known when compiling: written by the host
@@ -153,6 +155,9 @@ class _FunctionLowering:
                 self.lower_d2m(op, placed)
             elif self.ttnn_mode and (op.name.startswith("ttnn.") or isinstance(op, TTNNMetalLayoutCastOp)):
                 self.bridge(op, placed)
+            elif op.name in HOST_VIEWS and op.operands[0] in self.hosts:  # an argument reshaped on the host
+                self.ops.append(host_view(self.hosts[op.operands[0]], op.results[0].type))
+                self.hosts[op.results[0]] = self.ops[-1].results[0]
             elif op.name in HOST_DATA:  # a memref.global, written to the device by the moves reading it
                 self.hosts[op.results[0]] = self.constant(op)
             else:

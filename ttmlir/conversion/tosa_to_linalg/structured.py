@@ -6,7 +6,6 @@ movement op needs a buffer view."""
 
 from __future__ import annotations
 
-from math import prod
 from typing import Callable
 
 from xdsl.dialects import arith, tensor
@@ -16,6 +15,7 @@ from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, Affine
 
 from ttmlir.conversion.ttir_to_linalg.emitter import Emitter, is_float, lowest
 from ttmlir.errors import PassFailure
+from ttmlir.ir.sizes import row_major_strides
 
 
 def shape_operand(op: Operation, index: int) -> list[int]:
@@ -33,10 +33,6 @@ def _copy(e: Emitter, source: SSAValue, out: TensorType, source_map: AffineMap) 
                      lambda x, _: [x])[0]
 
 
-def _strides(sizes) -> list[int]:
-    return [prod(sizes[i + 1:]) for i in range(len(sizes))]
-
-
 def transpose(e: Emitter, op: Operation) -> SSAValue:
     perms = [int(p) for p in op.properties["perms"].get_values()]
     out = op.results[0].type
@@ -49,10 +45,10 @@ def reshape(e: Emitter, op: Operation) -> SSAValue:
     out = op.results[0].type
     target, source = out.get_shape(), op.operands[0].type.get_shape()
     linear: AffineExpr = AffineConstantExpr(0)
-    for k, stride in enumerate(_strides(target)):
+    for k, stride in enumerate(row_major_strides(target)):
         linear = linear + AffineDimExpr(k) * stride
     exprs = []
-    for j, (size, stride) in enumerate(zip(source, _strides(source))):
+    for j, (size, stride) in enumerate(zip(source, row_major_strides(source))):
         index = linear // stride if stride != 1 else linear
         exprs.append(index % size if j else index)
     return _copy(e, op.operands[0], out, AffineMap(len(target), 0, tuple(exprs)))

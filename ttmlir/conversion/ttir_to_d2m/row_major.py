@@ -99,13 +99,20 @@ def row_major_slice(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Op
     logical = AffineMap(len(shape), 0, tuple(
         AffineExpr.dimension(d) * step + begin if step != 1 else AffineExpr.dimension(d) + begin if begin else
         AffineExpr.dimension(d) for d, (begin, step) in enumerate(zip(begins, steps))))
+    return view_copy(convert, source, result, types, logical)
+
+
+def view_copy(convert, source: SSAValue, result: SSAValue, types: list[TensorType],
+              logical: AffineMap) -> tuple[list[Operation], SSAValue]:
+    """`source` moved into device type `types[0]` (kept at its rank), a view of it remapped by `logical` (output
+    index -> input index, on the unit-grid forms) copied into `types[1]`, and that moved back into `result`'s type."""
     target = d2m.EmptyOp.create(result_types=[types[0]])
     moved = d2m.ToLayoutOp.create(operands=[source, target.result], result_types=[target.result.type])
     view = d2m.ViewLayoutOp.create(operands=[moved.results[0]],
                                    properties={"remapping": AffineMapAttr(unit_device_map(logical))},
                                    result_types=[types[1]])
-    out = d2m.EmptyOp.create(result_types=[view.result.type])
-    rank = len(out_shape)
+    out = d2m.EmptyOp.create(result_types=[types[1]])
+    rank = len(types[1].get_shape()) // 2
     identity = _map(rank, *range(rank))
     generic = convert.build_generic([view.result], out.result, [identity, identity], ["parallel"] * rank, copy_block,
                                     (1,) * rank)

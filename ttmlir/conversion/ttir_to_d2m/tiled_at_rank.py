@@ -18,16 +18,15 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import AffineMapAttr, DenseIntOrFPElementsAttr, TensorType, i64
+from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType, i64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
 from ttmlir import hardware
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import DTYPES
-from ttmlir.conversion.ttir_to_d2m.row_gather import copy_block
-from ttmlir.conversion.ttir_to_d2m.row_major import _chip, _tilizable, row_major_slice, unit_device_map
+from ttmlir.conversion.ttir_to_d2m.row_major import _chip, _tilizable, row_major_slice, view_copy
 from ttmlir.conversion.ttir_to_d2m.slice import CutsTiles, _bounds, tile_offsets
-from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype, _map
+from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.ir.tt_op import TTOp
 from ttmlir.transforms.d2m.virtual_grid import nd_virtual_grid
@@ -67,19 +66,7 @@ def _tiled_copy(convert, op: TTOp, logical: AffineMap) -> tuple[list[Operation],
     chip = _chip(op)
     if chip is None or not _fits([tuple(t.get_shape()[len(shape):]) for t in types], str(element), chip):
         return None
-    target = d2m.EmptyOp.create(result_types=[types[0]])
-    moved = d2m.ToLayoutOp.create(operands=[source, target.result], result_types=[target.result.type])
-    view = d2m.ViewLayoutOp.create(operands=[moved.results[0]],
-                                   properties={"remapping": AffineMapAttr(unit_device_map(logical))},
-                                   result_types=[types[1]])
-    out = d2m.EmptyOp.create(result_types=[types[1]])
-    rank = len(out_shape)
-    identity = _map(rank, *range(rank))
-    generic = convert.build_generic([view.result], out.result, [identity, identity], ["parallel"] * rank, copy_block,
-                                    (1,) * rank)
-    host = d2m.EmptyOp.create(result_types=[result.type])
-    back = d2m.ToLayoutOp.create(operands=[generic.results[0], host.result], result_types=[result.type])
-    return [target, moved, view, out, generic, host, back], back.results[0]
+    return view_copy(convert, source, result, types, logical)
 
 
 def tiled_slice(convert, op: TTOp, device: tuple[int, int]) -> tuple[list[Operation], SSAValue] | None:

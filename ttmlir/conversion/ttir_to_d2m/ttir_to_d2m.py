@@ -59,6 +59,7 @@ from ttmlir.conversion.ttir_to_d2m.float_indices import FLOAT_INDICES
 from ttmlir.conversion.ttir_to_d2m.reductions import ROW_REDUCTIONS
 from ttmlir.conversion.ttir_to_d2m.topk import MULTI_RESULT
 from ttmlir.conversion.ttir_to_d2m.tiled_at_rank import AT_RANK
+from ttmlir.conversion.ttir_to_d2m.host_view import host_view
 
 # the tile op computing each TTIR op (matmul as a block op on whole blocks)
 TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items()
@@ -409,6 +410,8 @@ class TTIRToD2MPass(ModulePass):
         result = op.results[0] if len(op.results) == 1 else None
         if result is None or not isinstance(result.type, TensorType):
             raise PassFailure(op, f"'{op.name}' is not converted to D2M yet (ops of one tensor result are)")
+        if not self.ttnn_mode and host_view(op):  # the host's view of its argument (`host_view.py`)
+            return
         if name in PROGRAMS and (made := PROGRAMS[name](self, op, device)) is not None:
             new, host = made
             derive([inner for made in new for inner in made.walk()], op)

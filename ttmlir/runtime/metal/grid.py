@@ -169,10 +169,11 @@ class Grid:
         """Every bank's [start, end) as `source` holds it: its whole pages shared (each grid copies a shared page
         before writing it), the parts of pages at the range's ends copied. A replicated input written to every chip
         of a mesh so takes its DRAM bytes once."""
-        for (bank, page), held in list(source.dram.items()):
+        pages = [(bank, page) for bank in range(self.facts.num_dram_channels)
+                 for page in range(start // DRAM_PAGE, -(-end // DRAM_PAGE)) if (bank, page) in source.dram]
+        for bank, page in pages:
+            held = source.dram[(bank, page)]
             lo, hi = max(start - page * DRAM_PAGE, 0), min(end - page * DRAM_PAGE, DRAM_PAGE)
-            if lo >= hi:
-                continue
             if (lo, hi) == (0, DRAM_PAGE):
                 self.dram[(bank, page)] = held
                 self.dram_views.pop((bank, page), None)
@@ -208,8 +209,8 @@ class Grid:
         first, last = -(-start // DRAM_PAGE), end // DRAM_PAGE
         for key in [key for key in self.dram if first <= key[1] < last]:
             del self.dram[key]
-            self.dram_views.pop(key, None)
-            self.shared_pages.discard(key)  # its numpy view would keep the page's memory
+            self.dram_views.pop(key, None)  # its numpy view would keep the page's memory
+            self.shared_pages.discard(key)
 
     # --- programs --------------------------------------------------------------------------------------
     def run(self, program: Program) -> ProgramStats:

@@ -370,6 +370,8 @@ class ProgramRunner:
             batch, rows, cols = _matrices(shape)
             if held_src == held_dst:  # host buffers are never written in place: the copy shares the source's data
                 self.host[table.dst.globalId] = source
+            elif held_src == tuple(int(d) for d in fbu.as_list(table.src.desc.shape)) and held_dst == shape:
+                self.host[table.dst.globalId] = source.reshape(shape)  # neither padded: a view in the new shape
             elif held_dst != shape:  # into a buffer padded to whole tiles
                 padded = torch.zeros(held_dst, dtype=source.dtype)
                 padded[:, :rows, :cols] = source.reshape(batch, rows, cols)
@@ -526,6 +528,8 @@ class MeshProgramRunner:
                 if handler is None:
                     for chip, runner in enumerate(self.chips):
                         results[chip] = runner.step(command) or results[chip]
+                        if chip and isinstance(command.type, fbm.EnqueueReadBufferCommandT):
+                            self._share_if_equal(runner, command.type.dst.globalId)
                     continue
                 dst = command.type.dst
                 shape = tuple(int(d) for d in fbu.as_list(dst.desc.shape))
@@ -546,6 +550,13 @@ class MeshProgramRunner:
         self.chip_results = results
         return results[0]
 
+
+    def _share_if_equal(self, runner: ProgramRunner, buffer: int) -> None:
+        """A chip's host buffer read back equal to chip 0's held as chip 0's (one tensor for both), so what every
+        chip computes alike is held once and the host commands after it run once for the mesh."""
+        mine, first = runner.host[buffer], self.chips[0].host[buffer]
+        if mine.dtype == first.dtype and mine.shape == first.shape and torch.equal(mine, first):
+            runner.host[buffer] = first
 
     def _run_replicated(self, command: fbm.CommandT) -> bool:
         """A host copy or DRAM write of a host tensor every chip holds alike, run once for all the chips: a copy's

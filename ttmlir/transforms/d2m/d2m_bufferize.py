@@ -27,6 +27,7 @@ from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.d2m.d2m_bufferize_embedding import EMBEDDING_BUFFERIZE
 from ttmlir.dialects.d2m_topk import TOPK_BUFFERIZE
+from ttmlir.transforms.d2m.d2m_bufferize_host_view import HOST_VIEW_BUFFERIZE
 
 L1 = ttcore.MemorySpaceAttr(ttcore.MemorySpaceAttr.enum_type("l1"))
 
@@ -215,4 +216,5 @@ D2M_BUFFERIZE = {d2m.EmptyOp: _empty, d2m.ViewLayoutOp: _view, MaskOp: _mask, d2
                  **{cls: _moves for cls in _DEST},
                  **{cls: _cb_op for cls in d2m.CB_OPS if cls.name in ("d2m.get_cb", "d2m.wait", "d2m.reserve")},
                  **EMBEDDING_BUFFERIZE,
-                 **TOPK_BUFFERIZE}
+                 **TOPK_BUFFERIZE,
+                 **HOST_VIEW_BUFFERIZE}

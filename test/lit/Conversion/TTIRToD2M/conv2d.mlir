@@ -4,9 +4,10 @@
 // (N, H, W*C) = (2, 6, 192), so the reader's row check (0 <= ih < 6) leaves the padding zero rather than reading the
 // other image; the patches (18, 288) read channel runs of 32 (face rows); the weight (64, 32, 3, 3) becomes the
 // (288, 64) matrix, row (kh, kw, c), from its (64, 288) view (rows the output channels); the bias is added to each
-// row; the product is reshaped to NHWC.
+// row; the product is reshaped to NHWC. The arguments' reshapes (the input's, the weight's, the bias's) are views the
+// host makes: each is moved to the device as the reshaped tensor (the weight as its 2x9 tiles, not 2048 padded
+// 3x3 windows).
 
-// CHECK-DAG: #[[FLAT:map[0-9]*]] = affine_map<(d0, d1, d2) -> ((d0 * 1152 + d1 * 192 + d2) floordiv 1152, ((d0 * 1152 + d1 * 192 + d2) floordiv 192) mod 6, ((d0 * 1152 + d1 * 192 + d2) floordiv 32) mod 6, (d0 * 1152 + d1 * 192 + d2) mod 32)>
 // CHECK-DAG: #[[PATCHES:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 9, ((d1 floordiv 3) mod 3) * 2 + d2 floordiv 96 - 1, (d1 mod 3) * 64 + ((d2 floordiv 32) mod 3) * 32 - 32 + d2 mod 32)>
 // CHECK-DAG: #[[WEIGHT:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d2, (d1 mod 32) * 9 + d1 floordiv 32)>
 // CHECK-DAG: #[[DEPTH:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d2, (d1 mod 32) * 9 + d2 * -9 + d1 floordiv 32)>
@@ -14,14 +15,17 @@
 // CHECK-DAG: #[[RGB:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 25, d2 mod 3, ((d1 floordiv 5) mod 5) * 2 + d2 floordiv 9 - 1, (d1 mod 5) * 2 + (d2 floordiv 3) mod 3 - 1)>
 // CHECK-LABEL: func.func @conv_nhwc
 // CHECK-NOT: ttir.conv2d
-// CHECK: d2m.view_layout %{{.*}} remapping = #[[FLAT]] : tensor<1x1x12x1x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x2x6x!ttcore.tile<32x32, bf16>
-// CHECK: d2m.view_layout %{{.*}} remapping = #[[PATCHES]] : tensor<1x1x2x6x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x1x9x!ttcore.tile<32x32, bf16>
+// CHECK: %[[X:.*]] = "ttir.reshape"(%arg0) <{shape = [2 : i32, 6 : i32, 192 : i32]}> : (tensor<2x6x6x32xbf16>) -> tensor<2x6x192xbf16>
+// CHECK: d2m.to_layout %[[X]], %{{.*}} : tensor<2x6x192xbf16> into tensor<1x1x2x6x!ttcore.tile<32x32, bf16>
+// CHECK-NEXT: d2m.view_layout %{{.*}} remapping = #[[PATCHES]] : tensor<1x1x2x6x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x1x9x!ttcore.tile<32x32, bf16>
 // CHECK: d2m.to_layout %{{.*}} into tensor<18x288xbf16>
-// CHECK: into tensor<64x288xbf16>
-// CHECK: d2m.view_layout %{{.*}} remapping = #[[WEIGHT]] : tensor<1x1x2x9x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x9x2x!ttcore.tile<32x32, bf16>
+// CHECK: %[[W:.*]] = "ttir.reshape"(%arg1) <{shape = [64 : i32, 288 : i32]}> : (tensor<64x32x3x3xbf16>) -> tensor<64x288xbf16>
+// CHECK: d2m.to_layout %[[W]], %{{.*}} : tensor<64x288xbf16> into tensor<1x1x2x9x!ttcore.tile<32x32, bf16>
+// CHECK-NEXT: d2m.view_layout %{{.*}} remapping = #[[WEIGHT]] : tensor<1x1x2x9x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x9x2x!ttcore.tile<32x32, bf16>
 // CHECK: d2m.to_layout %{{.*}} into tensor<288x64xbf16>
 // CHECK: d2m.tile_matmul
 // CHECK: into tensor<18x64xbf16>
+// CHECK: "ttir.reshape"(%arg2) <{shape = [1 : i32, 64 : i32]}>
 // CHECK: d2m.tile_add
 // CHECK: into tensor<2x3x3x64xbf16>
 func.func @conv_nhwc(%x: tensor<2x6x6x32xbf16>, %w: tensor<64x32x3x3xbf16>, %b: tensor<1x1x1x64xbf16>) -> tensor<2x3x3x64xbf16> {
@@ -36,7 +40,7 @@ func.func @conv_nhwc(%x: tensor<2x6x6x32xbf16>, %w: tensor<64x32x3x3xbf16>, %b: 
 // CHECK-NOT: ttir.conv2d
 // CHECK: into tensor<1x8x8x32xbf16>
 // CHECK: into tensor<64x288xbf16>
-// CHECK: into tensor<32x9xbf16>
+// CHECK: "ttir.reshape"(%arg1) <{shape = [32 : i32, 9 : i32]}> : (tensor<32x1x3x3xbf16>) -> tensor<32x9xbf16>
 // CHECK: d2m.view_layout %{{.*}} remapping = #[[DEPTH]]
 // CHECK: into tensor<288x32xbf16>
 // CHECK: d2m.tile_matmul
@@ -53,7 +57,7 @@ func.func @depthwise_nchw(%x: tensor<1x32x8x8xbf16>, %w: tensor<32x1x3x3xbf16>) 
 // CHECK-NOT: ttir.conv_transpose2d
 // CHECK: d2m.view_layout %{{.*}} remapping = #[[TPATCH]] : tensor<1x1x2x2x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x3x2x!ttcore.tile<32x32, bf16>
 // CHECK: into tensor<96x64xbf16>
-// CHECK: into tensor<16x128xbf16>
+// CHECK: "ttir.reshape"(%arg1) <{shape = [16 : i32, 128 : i32]}> : (tensor<16x32x2x2xbf16>) -> tensor<16x128xbf16>
 // CHECK: into tensor<64x32xbf16>
 // CHECK: d2m.tile_matmul
 // CHECK: into tensor<2x8x6x32xbf16>

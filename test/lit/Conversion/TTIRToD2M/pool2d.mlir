@@ -39,9 +39,10 @@ func.func @up(%x: tensor<1x2x3x32xbf16>) -> tensor<1x4x6x32xbf16> {
 }
 
 // A global average pool: the (2*7*7, 64) pixels times a (2, 98) selector whose row n is ones over image n's
-// pixels (a gather of one row of ones, shifted by n images), divided by 49.
+// pixels (a gather of one row of ones, shifted by n images), divided by 49; the argument seen as its pixels on the
+// host.
 // CHECK-LABEL: func.func @global
-// CHECK: into tensor<98x64xbf16>
+// CHECK: "ttir.reshape"(%arg0) <{shape = [98 : i32, 64 : i32]}> : (tensor<2x7x7x64xbf16>) -> tensor<98x64xbf16>
 // CHECK: d2m.tile_fill
 // CHECK: d2m.view_layout %{{.*}} remapping = #[[SELECT]]
 // CHECK: into tensor<2x98xbf16>

@@ -3,9 +3,9 @@
 // matrix's rows, no keep_dim): the input seen as a matrix (kept dims permuted first and folded into rows, reduced
 // dims into columns), reduced along its rows with keep_dim, the column reshaped to the result.
 
-// Two dims of more than one element each: each 32x64 matrix one row of 2048.
+// Two dims of more than one element each: each 32x64 matrix one row of 2048 (a view of the argument the host makes).
 // CHECK-LABEL: func.func @sum_two
-// CHECK: into tensor<2x2048xf32>
+// CHECK: "ttir.reshape"(%arg0) <{shape = [2 : i32, 2048 : i32]}> : (tensor<2x32x64xf32>) -> tensor<2x2048xf32>
 // CHECK: d2m.tile_reduce_sum{{.*}}reduce_dim = #d2m<reduce_dim R>
 // CHECK: into tensor<2x1xf32>
 // CHECK: into tensor<2x1x1xf32>

@@ -291,8 +291,11 @@ module attributes {ttcore.meshes = #ttcore.meshes<[<"mesh" = 1x2>]>} {
 def test_a_replicated_input_takes_its_dram_once(monkeypatch):
     """An input every chip of the mesh gets alike (here not in whole tiles: first copied into a tile-padded host
     buffer) is copied once for all chips, written into DRAM by one chip and its whole pages shared with the other
-    chips' grids (not copied per chip); the results are as on one chip."""
+    chips' grids (not copied per chip); a result every chip reads back alike is held once; the results are as on
+    one chip."""
     from ttmlir.runtime.metal.grid import Grid
+    from ttmlir.runtime.metal.program import MeshProgramRunner
+    from ttmlir.target import flatbuffer as fbu
 
     shared = []
     share = Grid.share_dram
@@ -304,9 +307,13 @@ def test_a_replicated_input_takes_its_dram_once(monkeypatch):
     module = lower_to_ttmetal(REPLICATED_WEIGHT, "<test>", "default-input-memspace=dram")
     g = torch.Generator().manual_seed(3)
     x, w = torch.randn(64, 64, generator=g), torch.randn(1000, 2040, generator=g)
-    (y, w2), _ = run_program(translate(module), [x, w])
+    _, root = fbu.load_bytes(translate(module), "<test>", expect="ttm")
+    runner = MeshProgramRunner(Grid, fbu.as_list(root.programs)[0])
+    y, w2 = runner.run([x, w])
     assert torch.equal(y, -x) and torch.equal(w2, w + w)
     assert max(shared) * (1 << 16) >= w.numel() * 4 * 3 // 4  # most of the weight's 8 MiB held once for both chips
+    first, second = runner.chip_results  # what both chips compute alike is held once
+    assert first[1] is second[1]
 
 
 def test_a_chip_writing_a_shared_dram_page_writes_its_own_copy():
