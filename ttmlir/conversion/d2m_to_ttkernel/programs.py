@@ -130,10 +130,10 @@ class ProgramKernels:
     def data_movement(self, operands: list[ShardLayout], reader_args: list[Arg], read: Mover, writer_args: list[Arg],
                       write: Mover, moving: int, writes_dram: bool) -> list[d2m.ThreadAttr]:
         """A program's data-movement kernels and their threads: a reader (its arguments `reader_args`, its body
-        appended by `read`) on core 1 and a writer on core 0, or, when at most `moving` = 1 of the program's CBs
-        moves data over the NoC, one kernel reading then writing (its arguments the reader's, then the writer's
-        it lacks), on the core d2m-schedule-dma gives a lone thread. Reading first cannot stall it: only the one
-        moving CB can be a ring of a few pages, every other CB holds the whole shard."""
+        appended by `read`) on core 1 and a writer on core 0; or, when at most one of the program's CBs moves data
+        over the NoC (`moving` of them do), one kernel reading then writing (its arguments the reader's, then the
+        writer's it lacks) on the core d2m-schedule-dma gives a lone thread. Reading first cannot stall it: only
+        the one moving CB can be a ring of a few pages, every other CB holds the whole shard."""
         if dm_thread_count(moving, DM_CORES) > 1:
             kernels = [(READER_CORE, reader_args, (read,)), (WRITER_CORE, writer_args, (write,))]
         else:

@@ -1,7 +1,8 @@
 """The program of a topk generic (a `d2m.topk_block`), on each core of its grid: the reader hands over the input shard
 (and a merge stage's indices), the compute kernel builds a leaf's index buffer and runs the merge tree
 `--d2m-decompose-topk` writes (the same groups, in the same order, unrolled), the writer waits for the values and
-indices (and writes DRAM pages).
+indices (and writes DRAM pages); the reader and the writer are one kernel when at most one of those moves data over
+the NoC (`ProgramKernels.data_movement`).
 
 A leaf's index buffer (an L1 buffer of the shard's tiles, si32): the scratch tile filled with its row-major
 indices (`experimental::fill_arange_tile`), transposed (column 0 then holds each row's index), and per tile that
