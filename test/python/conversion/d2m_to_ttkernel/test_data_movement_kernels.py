@@ -86,6 +86,17 @@ def test_a_gather_that_streams_shares_its_kernel_with_the_output():
     assert [processors(m) for m in movers(stats)] == [["ncrisc"], ["ncrisc"]]
 
 
+def test_a_dram_output_that_streams_is_written_by_the_one_kernel_on_core_0():
+    """On one core a 320x320 f32 negation's DRAM output streams tile by tile, written by the kernel that first hands
+    the input shard over: on core 0 (NoC 1), as upstream places a lone thread writing DRAM."""
+    text = UNARY.format(shape="320x320", out="320x320", op='"ttir.neg"(%a)')
+    x = torch.randn(320, 320, generator=torch.Generator().manual_seed(6))
+    module = lower_to_ttmetal(text, "<test>", "default-output-memspace=dram override-device-shape=1,1")
+    (result,), stats = run_program(translate(module), [x])
+    assert torch.equal(result, -x)
+    assert [processors(m) for m in movers(stats)] == [["ncrisc"], ["brisc"]]
+
+
 def test_a_matmul_keeps_its_two_operand_movers():
     g = torch.Generator().manual_seed(5)
     a, b = torch.randn(64, 128, generator=g), torch.randn(128, 96, generator=g)
