@@ -95,15 +95,16 @@ def test_slices_of_any_steps_and_ranks_are_exact(shape, begins, ends, steps, dty
 ])
 def test_a_row_major_slice_between_tiled_programs_moves_its_tensors_on_the_device(shape, begins, ends, steps, dtype):
     """Its tiled producer's result is untilized into the row-major input by a program, its result tilized into its
-    tiled consumer's input by another (face row by face row, the tiles' padding zero): the host writes the input
-    and reads the result alone."""
+    tiled consumer's input by another (face row by face row, the tiles' padding zero), the host data tilized by a
+    first and the consumer's result untilized for the host by a last one: the host writes the input and reads the
+    result alone."""
     module = compile_module(slice_text(shape, begins, ends, steps, dtype, around="abs"), "wormhole_b0")
     assert [op.name for op in module.walk() if op.name.startswith("ttmetal.enqueue_")] == [
-        "ttmetal.enqueue_write_buffer", *["ttmetal.enqueue_program"] * 5, "ttmetal.enqueue_read_buffer"]
+        "ttmetal.enqueue_write_buffer", *["ttmetal.enqueue_program"] * 7, "ttmetal.enqueue_read_buffer"]
     x = host_input(shape, dtype)
     (y,), stats = run_program(translate(module), [x])
     assert torch.equal(y, expected_slice(x.abs(), begins, ends, steps))
-    assert len(stats) == 5  # abs, untilize, the row copy, tilize, abs
+    assert len(stats) == 7  # tilize, abs, untilize, the row copy, tilize, abs, the result's untilize
 
 
 def test_tiles_kept_at_their_rank_move_to_and_from_row_major_shards_on_the_device():

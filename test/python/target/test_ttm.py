@@ -78,7 +78,7 @@ def test_a_hand_edited_kernel_loaded_with_load_kernels_changes_the_result(tmp_pa
 
     a, b, product = run("--dump-kernels")
     assert torch.allclose(product, torch.exp(a * b), rtol=1e-5)
-    compute = kernels / "mul_exp" / "compute_kernel2.cpp"
+    compute = kernels / "mul_exp" / "compute_kernel5.cpp"  # the multiply's (kernels 0-3 tilize its inputs)
     compute.write_text(compute.read_text().replace("mul_binary_tile(", "add_binary_tile("))
     a, b, total = run("--load-kernels")
     assert torch.allclose(total, torch.exp(a + b), rtol=1e-5)
@@ -102,7 +102,7 @@ def test_ttrt_run_checks_a_ttm_against_the_goldens_it_carries(tmp_path, monkeypa
             "--kernel-source-dir", "k"]
     passed = subprocess.run([*ttrt, "--dump-kernels"], capture_output=True, text=True)
     assert passed.returncode == 0 and "output_0: PCC 1.000000 (golden)" in passed.stdout
-    compute = tmp_path / "k" / "model" / "compute_kernel5.cpp"
+    compute = tmp_path / "k" / "model" / "compute_kernel7.cpp"  # the multiply's (after two tilizes and the sigmoid)
     compute.write_text(compute.read_text().replace("mul_binary_tile(", "sub_binary_tile("))
     failed = subprocess.run([*ttrt, "--load-kernels"], capture_output=True, text=True)
     assert failed.returncode == 1

@@ -9,6 +9,8 @@ pages)."""
 
 from __future__ import annotations
 
+from typing import Callable
+
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, i32
 from xdsl.ir import SSAValue
@@ -17,7 +19,7 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from ttmlir.conversion.d2m_to_ttkernel.compute import ComputeKernels
 from ttmlir.conversion.d2m_to_ttkernel.datamovement import affine_value
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import TILE, KernelOps
-from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
+from ttmlir.conversion.d2m_to_ttkernel.programs import Arg, Launch, ProgramKernels, dm_arg_list
 from ttmlir.dialects import d2m, ttkernel
 from ttmlir.errors import PassFailure
 
@@ -52,32 +54,34 @@ def launch_batched_matmul(builder: ProgramKernels, generic: d2m.GenericOp, a: SS
     cb_a, cb_b = (ttkernel.CBType(ttkernel.IntAttr(pages), t.tile) for t in (la, lb))
     shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
     layouts = [la, lb, layout]
-    reader_plan, reader_spec = builder.dm_args([0, 1, 2], [0, 1], layouts)
-    writer_plan, writer_spec = builder.dm_args([0, 1, 2], [2] if layout.memory == "dram" else [], layouts)
-    reader = KernelOps(0, reader_plan)
     index = IndexType()
-    one = reader.const(1)
-    port_a, port_b = reader.arg(0, cb_a), reader.arg(1, cb_b)
-    base_a, base_b = reader.address(3), reader.address(4)
-    sy, sx = reader.const(layout.shard[0], index), reader.const(layout.shard[1], index)
-    y, x = reader.coords(layout)
 
-    def output_tile(body: KernelOps, t: SSAValue) -> None:
-        i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(t, sx))))
-        j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(t, sx))))
+    def read(reader: KernelOps, at: Callable[[Arg], int]) -> None:
+        one = reader.const(1)
+        port_a, port_b = reader.arg(0, cb_a), reader.arg(1, cb_b)
+        base_a, base_b = reader.address(3), reader.address(4)
+        sy, sx = reader.const(layout.shard[0], index), reader.const(layout.shard[1], index)
+        y, x = reader.coords(layout)
 
-        def step(inner: KernelOps, k: SSAValue) -> None:
-            tiles = [[affine_value(inner, e, [i, j, k]) for e in m.results] for m in maps]
-            for port, source, base, (row, col) in ((port_a, la, base_a, tiles[0]), (port_b, lb, base_b, tiles[1])):
-                inner.call("cb_reserve_back", port, one)
-                inner.read_tile(builder.chip, source, row, col, base, inner.call("get_write_ptr", port, result=i32))
-            inner.barrier("read")
-            for port in (port_a, port_b):
-                inner.call("cb_push_back", port, one)
+        def output_tile(body: KernelOps, t: SSAValue) -> None:
+            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(t, sx))))
+            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(t, sx))))
 
-        body.loop(k_tiles, step)
+            def step(inner: KernelOps, k: SSAValue) -> None:
+                tiles = [[affine_value(inner, e, [i, j, k]) for e in m.results] for m in maps]
+                for port, source, base, (row, col) in ((port_a, la, base_a, tiles[0]),
+                                                       (port_b, lb, base_b, tiles[1])):
+                    inner.call("cb_reserve_back", port, one)
+                    inner.read_tile(builder.chip, source, row, col, base,
+                                    inner.call("get_write_ptr", port, result=i32))
+                inner.barrier("read")
+                for port in (port_a, port_b):
+                    inner.call("cb_push_back", port, one)
 
-    reader.loop(layout.tiles, output_tile)
+            body.loop(k_tiles, step)
+
+        reader.loop(layout.tiles, output_tile)
+
     compute = KernelOps()
     ins = [compute.ct_arg(0, cb_a), compute.ct_arg(1, cb_b)]
     result = compute.ct_arg(2, shard)
@@ -93,10 +97,14 @@ def launch_batched_matmul(builder: ProgramKernels, generic: d2m.GenericOp, a: SS
         compute.call("mm_block_init", *ins, result, transpose, unit, unit, unit)
         ComputeKernels.accumulate(compute, ins, result, layout, k_tiles, lambda inner: inner.call(
             "experimental.matmul_block", *ins, zero, zero, zero, transpose, unit, unit, unit, unit))
-    names = [builder.kernel("datamovement", "noc", reader, reader_spec),
-             builder.kernel("datamovement", "noc", builder.dm.writer_body(shard, layout, 2, writer_plan), writer_spec),
-             builder.compute_kernel(compute, [0, 1, 2])]
-    return Launch([a, b, out], cbs, builder.threads(*names))
+    dram_out = layout.memory == "dram"
+    movers = builder.data_movement(
+        layouts, dm_arg_list([0, 1, 2], [0, 1]), read, dm_arg_list([0, 1, 2], [2] if dram_out else []),
+        lambda ops, at: builder.dm.write_output(ops, shard, layout, at(("cb_port", 2)),
+                                                at(("buffer_address", 2)) if dram_out else 0),
+        2 + dram_out, dram_out)  # A and B are read over the NoC
+    compute_thread = d2m.ThreadAttr.get("compute", builder.compute_kernel(compute, [0, 1, 2]))
+    return Launch([a, b, out], cbs, [*movers, compute_thread])
 
 
 def batched_program(builder: ProgramKernels, generic: d2m.GenericOp, out: SSAValue) -> Launch | None:

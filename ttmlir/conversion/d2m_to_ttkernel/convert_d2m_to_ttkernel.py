@@ -37,7 +37,7 @@ from ttmlir.conversion.d2m_to_ttkernel.views import drop_dead_views, shifted_vie
 from ttmlir.conversion.d2m_to_ttkernel.generics import fill_value, fills_of, plan_generic
 from ttmlir.conversion.d2m_to_ttkernel.kernel_functions import lower_kernel_functions
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import ELEMENTS, TILE, ShardLayout
-from ttmlir.conversion.d2m_to_ttkernel.layouts import buffer_empty, device_facts, device_layout, staging_empty
+from ttmlir.conversion.d2m_to_ttkernel.layouts import maker_of, buffer_empty, device_facts, device_layout, staging_empty
 from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
 from ttmlir.conversion.d2m_to_ttkernel.embedding import launch_embedding
 from ttmlir.conversion.d2m_to_ttkernel.batched_matmul import batched_program
@@ -177,8 +177,13 @@ class _FunctionKernels:
 
     def lower(self) -> None:
         decompose_device_masks(self.func)  # after the folds (what a mask reads is known), before the moves
-        for move in [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]:
-            self.move(move)
+        moves = [op for op in self.func.body.block.ops if op.name in LAYOUT_MOVES and op.results]
+        # results go to the host after the programs computing them: their untilize programs' kernels come after those
+        # programs' (as upstream numbers them, in program order)
+        to_host = [op for op in moves if _on_device(op.operands[0]) and not _on_device(op.results[0])]
+        for move in moves:
+            if move not in to_host:
+                self.move(move)
         generics = [g for g in self.func.walk() if isinstance(g, d2m.GenericOp) and g.regions]
         scalers = []
         for generic in generics:
@@ -190,6 +195,9 @@ class _FunctionKernels:
                 old.replace_all_uses_with(new)
             generic.detach()
             generic.erase()
+        for move in to_host:
+            if move.results[0].uses:  # (a result moved back to the device reads it there)
+                self.move(move)
         drop_dead_views(self.func)
         for scaler in scalers:  # the fills the reductions no longer read, and the tensors they filled
             if not scaler.results[0].uses:
@@ -216,24 +224,30 @@ class _FunctionKernels:
         return kernels
 
     def move(self, op: Operation) -> None:
-        """A move into another layout that takes a program: a host tensor onto a device tensor kept at its rank
-        (written row-major into shards of its own, then tilized there, as upstream moves host data), such a
-        tensor back to the host (untilized into row-major shards first), a device tensor into another device
-        layout (copied tile by tile; between tiles and row-major shards kept at their rank, by face rows; between
-        collapsed tiles and tiles kept at their rank ordered otherwise, through the latter's row-major shards)."""
+        """A move into another layout that takes a program: a host tensor onto a tiled L1 device tensor or one kept
+        at its rank (written row-major into shards of its own, then tilized there, as upstream moves host data), a
+        tiled L1 tensor back to the host (untilized into row-major shards on its cores first), a device tensor into
+        another device layout (copied tile by tile; between tiles and row-major shards kept at their rank, by face
+        rows; between collapsed tiles and tiles kept at their rank ordered otherwise, through the latter's row-major
+        shards)."""
         source, dest, result = op.operands[0], op.operands[1], op.results[0]
         back = source.owner
         if isinstance(back, Operation) and back.name in LAYOUT_MOVES and _on_device(back.operands[0]) and \
                 not _on_device(source) and _on_device(result) and _moved_on_device(back.operands[0], result):
             source = op.operands[0] = back.operands[0]  # device to host to device: from the device
         on_device = [_on_device(v) for v in (source, result)]
-        if on_device == [False, True] and self.layout_of(dest).nd and self.layout_of(dest).tiled:
+        if on_device == [False, True] and self.layout_of(dest).tiled and (self.layout_of(dest).nd or (
+                self.layout_of(dest).memory == "l1" and not self.options.ttnn_mode)):
+            # host data crosses row-major, as upstream's host cannot tilize: tilized on the cores it lands on
             staging = staging_empty(dest)
             write = d2m.ToLayoutOp.create(operands=[source, staging.result], result_types=[staging.result.type])
             write.location = op.location
             self.before(op, [staging, write])
             self.replace(op, self.builder.launch("tilize", [write.results[0]], dest, op))
-        elif on_device == [True, False] and self.layout_of(source).nd and self.layout_of(source).tiled:
+        elif on_device == [True, False] and self.layout_of(source).tiled and self.layout_of(source).memory == "l1" \
+                and not self.options.ttnn_mode:
+            # results cross to the host row-major, as upstream's host cannot untilize: untilized on their cores (a
+            # TTNN tensor stays as TTNN lays it out)
             staging = staging_empty(source)
             self.before(op, [staging])
             launch = self.builder.launch("untilize", [source], staging.result, op)
@@ -286,6 +300,9 @@ class _FunctionKernels:
             return batched
         if layout.nd is not None and not layout.tiled:  # a row-major copy kept at its rank
             return launch_row_major_gather(self.builder, generic, out)
+        if any(_on_device(v) and len(v.type.get_shape()) == 4 and not isinstance(v.type.element_type, ttcore.TileType)
+               for v in generic.operands):  # (row-major shards of two dims are a host transfer's alone)
+            raise PassFailure(generic, "a program on row-major elements of two dims is not lowered to TTMetal yet")
         loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
         if layout.nd is not None and any(isinstance(op.source.owner, d2m.ViewLayoutOp) for op in loads.values()):
             return launch_tile_gather(self.builder, generic, out)  # tiles kept at their rank, copied from a view

@@ -9,7 +9,7 @@ from typing import Callable
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import DenseArrayBase, IndexType, IntegerType, i32
-from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineBinaryOpKind, AffineConstantExpr, AffineDimExpr, AffineExpr
 
 from ttmlir.dialects import ttkernel
@@ -77,11 +77,10 @@ class DataMovementKernels:
 
     chip: dict
 
-    def reader_body(self, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
-                    gathers: list[str | RowGather | TileGather | None], plan: ArgPlan) -> list[Operation]:
+    def read_inputs(self, ops: KernelOps, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
+                    gathers: list[str | RowGather | TileGather | None]) -> None:
         """Each input's CB filled for the whole shard: an L1 shard is handed over as it is, DRAM pages are read,
         gathered inputs fetch each output tile's source tile (see `launch`)."""
-        ops = KernelOps(0, plan)
         count = ops.const(layout.tiles)
         ports = [ops.arg(i, t) for i, t in enumerate(cb_types[:len(inputs)])]
         address_arg = len(inputs)  # addresses follow the CB ports among the compile-time args
@@ -94,7 +93,6 @@ class DataMovementKernels:
                 self.dram_transfer(ops, port, address_arg, placed.layout, read=True)
                 address_arg += 1
             ops.call("cb_push_back", port, count)  # an L1 shard is there already
-        return ops
 
     def gather_into(self, ops: KernelOps, port: SSAValue, base: SSAValue, source: ShardLayout, layout: ShardLayout,
                     gather: str | RowGather | TileGather) -> None:
@@ -141,16 +139,16 @@ class DataMovementKernels:
         return {"transpose": (j, i), "row": (zero, j), "col": (i, zero), "scalar": (zero, zero),
                 "same": (i, j)}[gather]
 
-    def streamed_reader(self, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
-                        gathers: list[str | RowGather | TileGather | None], streamed: list[bool], plan: ArgPlan,
-                        scratch: dict[int, tuple[int, Attribute]] | None = None) -> list[Operation]:
+    def stream_inputs(self, ops: KernelOps, cb_types: list[Attribute], inputs: list[Placed], layout: ShardLayout,
+                      gathers: list[str | RowGather | TileGather | None], streamed: list[bool],
+                      scratch: dict[int, tuple[int, Attribute]] | None = None) -> None:
         """The reader of a launch whose copies stream: an input in L1 on the output's cores is handed over whole;
         the others (`streamed`: a DRAM input or a gathered one) are moved a tile at a time into CBs of a few
         pages, output tile k's source tile (or, for a `RowGather`, its face rows or elements) for every such input
         before the next. An element gather's source tiles go to the scratch CB `scratch` gives for its input (its
         arg index and type), a buffer of its own: the pages of the input's CB are a ring its scratch page would be
         in."""
-        ops, index = KernelOps(0, plan), IndexType()
+        index = IndexType()
         whole, one = ops.const(layout.tiles), ops.const(1)
         ports = [ops.arg(i, t) for i, t in enumerate(cb_types[:len(inputs)])]
         bases, address_arg = {}, len(inputs)  # addresses follow the CB ports, for the inputs read over the NoC
@@ -185,13 +183,14 @@ class DataMovementKernels:
                 body.call("cb_push_back", ports[n], one)
 
         ops.loop(layout.tiles, tile)
-        return ops
 
-    def streamed_writer(self, cb: Attribute, layout: ShardLayout, cb_arg: int, plan: ArgPlan) -> list[Operation]:
-        """The writer of a launch whose DRAM output streams: each tile written to its DRAM page as it comes."""
-        ops, index = KernelOps(1, plan), IndexType()
+    def stream_output(self, ops: KernelOps, cb: Attribute, layout: ShardLayout, cb_arg: int, address_arg: int
+                      ) -> None:
+        """A DRAM output that streams (its CB port and address at args `cb_arg`, `address_arg`): each tile written
+        to its DRAM page as it comes."""
+        index = IndexType()
         out, one = ops.arg(cb_arg, cb), ops.const(1)
-        base = ops.address(cb_arg + 1)
+        base = ops.address(address_arg)
         banks, page = ops.const(int(self.chip["num_dram_channels"])), ops.const(layout.page)
         sy, sx, wt = (ops.const(v, index) for v in (*layout.shard, layout.tensor_tiles[1]))
         y, x = ops.coords(layout)
@@ -212,7 +211,6 @@ class DataMovementKernels:
             body.call("cb_pop_front", out, one)
 
         ops.loop(layout.tiles, tile)
-        return ops
 
     def row_gather(self, ops: KernelOps, base: SSAValue, source: ShardLayout, gather: RowGather,
                    scratch: SSAValue | None) -> Callable[[KernelOps, SSAValue, SSAValue, SSAValue], None]:
@@ -368,12 +366,6 @@ class DataMovementKernels:
 
         return tile
 
-    def writer_body(self, cb: Attribute, layout: ShardLayout, cb_arg: int, plan: ArgPlan) -> list[Operation]:
-        """The writer kernel of a launch (NoC 1): see `write_output`; a DRAM address follows the CB port."""
-        ops = KernelOps(1, plan)
-        self.write_output(ops, cb, layout, cb_arg, cb_arg + 1)
-        return ops
-
     def write_strip(self, ops: KernelOps, cb: Attribute, layout: ShardLayout, width: int, column: SSAValue,
                     cb_arg: int, address_arg: int) -> None:
         """Wait for a strip of `width` columns of the output shard from shard column `column` (its CB port is
@@ -427,11 +419,11 @@ class DataMovementKernels:
         ops.loop(layout.tiles if strip is None else layout.shard[0] * strip[0], transfer)
         ops.barrier("read" if read else "write")
 
-    def reduction_reader(self, stream: Attribute, single: Attribute, source: ShardLayout, layout: ShardLayout, dim: str,
-                         k_tiles: int, plan: ArgPlan) -> list[Operation]:
+    def reduction_reader(self, ops: KernelOps, stream: Attribute, single: Attribute, source: ShardLayout,
+                         layout: ShardLayout, dim: str, k_tiles: int) -> None:
         """The scaler tile handed to CB 1, then for each output tile the input tiles along the reduced dim
         streamed into CB 0, wherever they are."""
-        ops, index = KernelOps(0, plan), IndexType()
+        index = IndexType()
         one = ops.const(1)
         port, scaler, base = ops.arg(0, stream), ops.arg(1, single), ops.address(3)
         ops.call("cb_reserve_back", scaler, one)
@@ -453,7 +445,6 @@ class DataMovementKernels:
             body.loop(k_tiles, step)
 
         ops.loop(layout.tiles, output_tile)
-        return ops
 
     def matmul_mover(self, a_side: bool, cb: Attribute, source: ShardLayout, layout: ShardLayout, k_block: int,
                      steps: int, transpose: bool, plan: ArgPlan, n_block: int | None = None,

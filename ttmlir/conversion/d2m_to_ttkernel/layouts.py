@@ -37,13 +37,14 @@ def device_layout(value: SSAValue, op: Operation, device_grid: tuple[int, int]) 
     """The layout (address 0) of device tensor `value` used by `op`: a grid of shards of tiles in L1 from the core
     its maker's virtual grid mapping names (a `d2m.empty`, or the cast of a TTNN tensor), else folded onto the
     device's cores when larger than they are, or interleaved in DRAM (computed on that grid)."""
-    t, maker = value.type, _maker(value).owner
+    t, maker = value.type, maker_of(value).owner
     layout_attr = getattr(t, "encoding", None)
     shape = t.get_shape() if isinstance(t, TensorType) else ()
     tiled = isinstance(getattr(t, "element_type", None), ttcore.TileType)
     if not isinstance(layout_attr, ttcore.MetalLayoutAttr) or len(shape) < 4 or len(shape) % 2 or \
-            not (tiled or (len(shape) > 4 and str(t.element_type) in DTYPES)):
-        raise PassFailure(op, f"only tensors of tiles on a grid are lowered to TTMetal yet, not {t}")
+            not (tiled or str(t.element_type) in DTYPES):
+        raise PassFailure(op, f"only tensors of tiles or of row-major elements on a grid are lowered to TTMetal yet, "
+                              f"not {t}")
     if len(shape) > 4 and isinstance(maker, Operation) and maker.name in MAKERS and \
             "virtualGridForwardMapping" in maker.attributes:  # on a virtual grid of its rank
         return row_major_layout(t, maker.attributes["virtualGridForwardMapping"], op, device_grid)
@@ -52,10 +53,13 @@ def device_layout(value: SSAValue, op: Operation, device_grid: tuple[int, int]) 
     memory = layout_attr.data.memory_space
     if (memory, layout_attr.data.memory_layout) not in (("l1", "sharded"), ("dram", "interleaved")):
         raise PassFailure(op, "only L1-sharded and DRAM-interleaved D2M tensors are lowered to TTMetal yet")
-    dtype = DTYPES.get(t.element_type.data_type.data.value)
+    if not tiled and (memory != "l1" or shape[2] % TILE or shape[3] % TILE):
+        raise PassFailure(op, f"row-major shards live in L1 in whole tiles' worth of rows and columns, not {t}")
+    dtype = DTYPES.get(t.element_type.data_type.data.value if tiled else str(t.element_type))
     if dtype is None:
         raise PassFailure(op, f"tiles of {t.element_type.data_type.data.value} are not lowered to TTMetal yet")
     grid = tuple(shape[:2])
+    shard = tuple(shape[2:]) if tiled else (shape[2] // TILE, shape[3] // TILE)  # a row-major shard in tiles
     mapping = None
     if isinstance(maker, Operation) and maker.name in MAKERS:
         mapping = maker.attributes.get("virtualGridForwardMapping")
@@ -72,10 +76,10 @@ def device_layout(value: SSAValue, op: Operation, device_grid: tuple[int, int]) 
     if any(o < 0 or o + g > d for o, g, d in zip(origin, cores, device_grid)):
         raise PassFailure(op, f"a {shape[0]}x{shape[1]} grid from core {origin} does not fit the "
                               f"{device_grid[0]}x{device_grid[1]} worker grid")
-    return ShardLayout(grid, tuple(shape[2:]), dtype, 0, memory, origin, None if cores == grid else cores)
+    return ShardLayout(grid, shard, dtype, 0, memory, origin, None if cores == grid else cores, tiled=tiled)
 
 
-def _maker(value: SSAValue) -> SSAValue:
+def maker_of(value: SSAValue) -> SSAValue:
     """The tensor `value` is in place of: a to_layout's or a generic's result is its output operand, an identity
     view its input (the op making that one places it)."""
     while isinstance(value.owner, Operation):
@@ -136,7 +140,7 @@ def row_major_layout(t: TensorType, mapping: Attribute, op: Operation, device_gr
 
 
 def staging_type(t: TensorType) -> TensorType:
-    """The row-major form of device tensor type `t` kept at its rank (where host data is written before a tilize
+    """The row-major form of device tilized tensor type `t` (where host data is written before a tilize
     program, or read back from after an untilize): each shard's matrix in elements."""
     shape, n = t.get_shape(), len(t.get_shape()) // 2
     shard = (*shape[n:-2], shape[-2] * TILE, shape[-1] * TILE)
@@ -147,7 +151,7 @@ def staging_empty(value: SSAValue) -> d2m.EmptyOp:
     """A `d2m.empty` of device tensor `value`'s row-major form kept at its rank (`staging_type`), on the cores
     `value`'s shards are: with the virtual grid maps of the op making it, if any."""
     empty = d2m.EmptyOp.create(result_types=[staging_type(value.type)])
-    maker = _maker(value).owner
+    maker = maker_of(value).owner
     if isinstance(maker, Operation) and maker.name in MAKERS:
         empty.attributes.update({k: v for k, v in maker.attributes.items() if k.startswith("virtualGrid")})
     return empty

@@ -5,7 +5,9 @@ address, the buffers its CBs work in, one per port, and its threads as a `d2m.ge
 
 A program is three kernels on the output's cores: a reader (data-movement core 1, NoC 0) filling the input CBs,
 a writer (core 0, NoC 1) draining the output CB, and a compute kernel walking the shard tile by tile through the
-dst register; a matmul's operands are moved by two movers multicasting blocks along the grid's rows and columns
+dst register (when at most one of its CBs moves data over the NoC, the reader and the writer are one kernel, as
+upstream's d2m-schedule-dma leaves such a program one data-movement thread); a matmul's operands are moved by two
+movers multicasting blocks along the grid's rows and columns
 (streamed along K block by block when all of K does not fit, and the output shard computed in strips of
 columns when even one K tile of B across it does not), and a reduction streams its operand through a CB of `stream_buffers` pages."""
 
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from xdsl.dialects.builtin import StringAttr
 from xdsl.dialects.func import FuncOp, ReturnOp
@@ -24,10 +26,17 @@ from ttmlir.dialects import d2m, ttkernel
 from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttkernel.compute import ComputeKernels
 from ttmlir.conversion.d2m_to_ttkernel.datamovement import DataMovementKernels
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import MATMUL_ACCUMULATOR, ArgPlan, Placed, ShardLayout
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import MATMUL_ACCUMULATOR, ArgPlan, KernelOps, Placed, \
+    ShardLayout
 from ttmlir.conversion.d2m_to_ttkernel.views import RowGather
+from ttmlir.transforms.d2m.d2m_schedule_dma import dm_thread_count, lone_dm_core
 
 READER_CORE, WRITER_CORE = 1, 0  # data-movement cores: core 1 drives NoC 0, core 0 NoC 1
+DM_CORES = 2  # the data-movement cores a program's kernels run on
+
+Arg = tuple[str, int]  # a kernel argument: its kind (cb_port, buffer_address) and the program operand it names
+# appends one side's data movement to a kernel's ops, given where each of its arguments is among the kernel's
+Mover = Callable[[KernelOps, Callable[[Arg], int]], None]
 
 
 @dataclass
@@ -56,6 +65,12 @@ def kernel_function(kernels: list[FuncOp], base: str, thread: str, body: list[Op
 
 def _spec(runtime: tuple, compile_time: tuple) -> ttkernel.ArgSpecAttr:
     return ttkernel.ArgSpecAttr((tuple((k, None, i) for k, i in runtime), tuple((k, None, i) for k, i in compile_time)))
+
+
+def dm_arg_list(ports: Sequence[int], addresses: Sequence[int] = (), more_ports: Sequence[int] = ()) -> list[Arg]:
+    """A data-movement kernel's arguments: CB ports, then buffer addresses, then more CB ports."""
+    return [*(("cb_port", i) for i in ports), *(("buffer_address", i) for i in addresses),
+            *(("cb_port", i) for i in more_ports)]
 
 
 @dataclass
@@ -93,14 +108,17 @@ class ProgramKernels:
         every core shares (compile-time args when not `common_args`); under tensor-accessor DMA each buffer it
         moves pages of has its TensorAccessor description among the compile-time args (after those), its pages
         found through it."""
-        accessed = list(addresses) if self.accessor_dma else []
-        args = (*(("cb_port", i) for i in ports), *(("buffer_address", i) for i in addresses),
-                *(("cb_port", i) for i in more_ports))
+        return self.dm_spec(dm_arg_list(ports, addresses, more_ports), operands)
+
+    def dm_spec(self, args: list[Arg], operands: list[ShardLayout]) -> tuple[ArgPlan, ttkernel.ArgSpecAttr]:
+        """The argument plan and spec of a data-movement kernel of arguments `args` (see `dm_args`)."""
+        addresses = [j for kind, j in args if kind == "buffer_address"]
+        accessed = addresses if self.accessor_dma else []
         common = self.common_args
         slots = itertools.accumulate((hardware.tensor_accessor_size(operands[j].memory == "l1") for j in accessed),
                                      initial=0 if common else len(args))
         slot_of = dict(zip(accessed, slots))
-        positions = {len(ports) + k: j for k, j in enumerate(addresses) if j in accessed}
+        positions = {p: j for p, (kind, j) in enumerate(args) if kind == "buffer_address" and j in accessed}
         plan = ArgPlan(common, {p: slot_of[j] for p, j in positions.items()},
                        {p: operands[j].page for p, j in positions.items()})
         described = tuple(("tensor_accessor_args", j) for j in accessed)
@@ -108,6 +126,27 @@ class ProgramKernels:
 
     def kernel(self, base: str, thread: str, body: list[Operation], spec: ttkernel.ArgSpecAttr) -> str:
         return kernel_function(self.kernels, base, thread, body, spec)
+
+    def data_movement(self, operands: list[ShardLayout], reader_args: list[Arg], read: Mover, writer_args: list[Arg],
+                      write: Mover, moving: int, writes_dram: bool) -> list[d2m.ThreadAttr]:
+        """A program's data-movement kernels and their threads: a reader (its arguments `reader_args`, its body
+        appended by `read`) on core 1 and a writer on core 0; or, when at most one of the program's CBs moves data
+        over the NoC (`moving` of them do), one kernel reading then writing (its arguments the reader's, then the
+        writer's it lacks) on the core d2m-schedule-dma gives a lone thread. Reading first cannot stall it: only
+        the one moving CB can be a ring of a few pages, every other CB holds the whole shard."""
+        if dm_thread_count(moving, DM_CORES) > 1:
+            kernels = [(READER_CORE, reader_args, (read,)), (WRITER_CORE, writer_args, (write,))]
+        else:
+            args = [*reader_args, *(a for a in writer_args if a not in reader_args)]
+            kernels = [(lone_dm_core(writes_dram, DM_CORES), args, (read, write))]
+        threads = []
+        for core, args, movers in kernels:
+            plan, spec = self.dm_spec(args, operands)
+            ops = KernelOps(1 - core, plan)  # core 1 drives NoC 0, core 0 NoC 1
+            for mover in movers:
+                mover(ops, args.index)
+            threads.append(d2m.ThreadAttr.get("datamovement", self.kernel("datamovement", "noc", ops, spec), core))
+        return threads
 
     def threads(self, reader: str, writer: str, compute: str) -> list[d2m.ThreadAttr]:
         return [d2m.ThreadAttr.get("datamovement", reader, READER_CORE),
@@ -161,27 +200,30 @@ class ProgramKernels:
                     for t, s in zip(layouts, streamed)]
         in_dram = [i for i, (t, g) in enumerate(zip(layouts, gathers)) if g or t.memory == "dram"]
         operands = [*layouts[:-1], *held, layout]
-        reader_plan, reader_spec = self.dm_args(list(range(len(inputs))), in_dram, operands,
-                                                [len(inputs) + k for k in range(len(held))])
+        reader_args = dm_arg_list(range(len(inputs)), in_dram, [len(inputs) + k for k in range(len(held))])
         scratch_args = {n: (len(inputs) + len(in_dram) + k, ttkernel.CBType(ttkernel.IntAttr(2), layouts[n].tile))
                         for k, n in enumerate(scratch)}
-        writer_plan, writer_spec = self.dm_args([o], [o] if layout.memory == "dram" else [], operands)
+        dram_out = layout.memory == "dram"
+        writer_args = dm_arg_list([o], [o] if dram_out else [])
         placed = [Placed(t, source) for t, source in zip(inputs, layouts)]
-        if any(streamed):
-            reader_body = self.dm.streamed_reader(cb_types, placed, layout, gathers, streamed, reader_plan,
-                                                  scratch_args)
-        else:
-            reader_body = self.dm.reader_body(cb_types, placed, layout, gathers, reader_plan)
-        reader = self.kernel("datamovement", "noc", reader_body, reader_spec)
-        writer = self.kernel("datamovement", "noc", self.dm.streamed_writer(cb_types[-1], layout, 0, writer_plan)
-                             if streamed[-1] else self.dm.writer_body(cb_types[-1], layout, 0, writer_plan),
-                             writer_spec)
+
+        def read(ops: KernelOps, at: Callable[[Arg], int]) -> None:
+            if any(streamed):
+                self.dm.stream_inputs(ops, cb_types, placed, layout, gathers, streamed, scratch_args)
+            else:
+                self.dm.read_inputs(ops, cb_types, placed, layout, gathers)
+
+        def write(ops: KernelOps, at: Callable[[Arg], int]) -> None:
+            (self.dm.stream_output if streamed[-1] else self.dm.write_output)(
+                ops, cb_types[-1], layout, at(("cb_port", o)), at(("buffer_address", o)) if dram_out else 0)
+
+        movers = self.data_movement(operands, reader_args, read, writer_args, write, sum(copies), dram_out)
         compute = self.compute_kernel(self.compute.tilize_body(kind, cb_types, layout)
                                       if kind in ("tilize", "untilize") else
                                       self.compute.compute_body(kind, cb_types, layout, gathers, streamed),
                                       [*range(len(inputs)), o])
         tensors = [*inputs, *cbs[len(inputs):o], out]
-        return Launch(tensors, cbs, self.threads(reader, writer, compute))
+        return Launch(tensors, cbs, [*movers, d2m.ThreadAttr.get("compute", compute)])
 
     def l1_budget(self) -> int:
         """The L1 a program's copies (CBs that are not a tensor's own shards) may take before they stream: a
@@ -281,12 +323,14 @@ class ProgramKernels:
         stream = ttkernel.CBType(ttkernel.IntAttr(self.stream_buffers), ls.tile)
         single = ttkernel.CBType(ttkernel.IntAttr(1), ls.tile)
         shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
-        layouts = [ls, lscaler, layout]
-        reader_plan, reader_spec = self.dm_args([0, 1, 2], [0], layouts)
-        writer_plan, writer_spec = self.dm_args([0, 1, 2], [2] if layout.memory == "dram" else [], layouts)
-        reader = self.kernel("datamovement", "noc", self.dm.reduction_reader(stream, single, ls, layout, dim, k_tiles,
-                                                                             reader_plan), reader_spec)
-        writer = self.kernel("datamovement", "noc", self.dm.writer_body(shard, layout, 2, writer_plan), writer_spec)
+        dram_out = layout.memory == "dram"
+        movers = self.data_movement(
+            [ls, lscaler, layout], dm_arg_list([0, 1, 2], [0]),
+            lambda ops, at: self.dm.reduction_reader(ops, stream, single, ls, layout, dim, k_tiles),
+            dm_arg_list([0, 1, 2], [2] if dram_out else []),
+            lambda ops, at: self.dm.write_output(ops, shard, layout, at(("cb_port", 2)),
+                                                 at(("buffer_address", 2)) if dram_out else 0),
+            1 + dram_out, dram_out)  # the operand streams in over the NoC
         compute = self.compute_kernel(self.compute.reduction_compute(stream, single, shard, layout, kind, dim,
                                                                      k_tiles), [0, 1, 2])
-        return Launch([source, scaler, out], cbs, self.threads(reader, writer, compute))
+        return Launch([source, scaler, out], cbs, [*movers, d2m.ThreadAttr.get("compute", compute)])

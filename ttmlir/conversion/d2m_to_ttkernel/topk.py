@@ -1,7 +1,8 @@
 """The program of a topk generic (a `d2m.topk_block`), on each core of its grid: the reader hands over the input shard
 (and a merge stage's indices), the compute kernel builds a leaf's index buffer and runs the merge tree
 `--d2m-decompose-topk` writes (the same groups, in the same order, unrolled), the writer waits for the values and
-indices (and writes DRAM pages).
+indices (and writes DRAM pages); the reader and the writer are one kernel when at most one of those moves data over
+the NoC (`ProgramKernels.data_movement`).
 
 A leaf's index buffer (an L1 buffer of the shard's tiles, si32): the scratch tile filled with its row-major
 indices (`experimental::fill_arange_tile`), transposed (column 0 then holds each row's index), and per tile that
@@ -18,13 +19,14 @@ copied into the outputs, which are pushed once, for the writer."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Callable
 
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
 from xdsl.ir import SSAValue
 
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import KernelOps, Placed, ShardLayout
-from ttmlir.conversion.d2m_to_ttkernel.programs import Launch, ProgramKernels
+from ttmlir.conversion.d2m_to_ttkernel.programs import Arg, Launch, ProgramKernels, dm_arg_list
 from ttmlir.dialects import d2m, ttkernel
 from ttmlir.dialects.d2m_topk import TopkBlockOp
 from ttmlir.errors import PassFailure
@@ -208,15 +210,21 @@ def launch_topk(builder: ProgramKernels, generic: d2m.GenericOp, block: TopkBloc
     at = LEAF_PORTS if leaf else MERGE_PORTS
     cb_types = [ttkernel.CBType(ttkernel.IntAttr(t.tiles), t.tile) for t in operands]
     read = [at["input"]] if leaf else [at["input"], at["index"]]  # a merge stage's indices come in too
-    reader_plan, reader_spec = builder.dm_args(read, [j for j in read if operands[j].memory == "dram"], operands)
-    reader = builder.dm.reader_body([cb_types[j] for j in read], [Placed(buffers[j], operands[j]) for j in read],
-                                    layout, [None] * len(read), reader_plan)
+    fetched = [j for j in read if operands[j].memory == "dram"]
     outs = (at["values"], at["indices"])
     written = [j for j in outs if operands[j].memory == "dram"]
-    writer_plan, writer_spec = builder.dm_args(list(outs), written, operands)
-    writer = KernelOps(1, writer_plan)
-    for n, j in enumerate(outs):
-        builder.dm.write_output(writer, cb_types[j], operands[j], n, 2 + written.index(j) if j in written else 0)
+
+    def write(ops: KernelOps, arg: Callable[[Arg], int]) -> None:
+        for j in outs:
+            builder.dm.write_output(ops, cb_types[j], operands[j], arg(("cb_port", j)),
+                                    arg(("buffer_address", j)) if j in written else 0)
+
+    movers = builder.data_movement(
+        operands, dm_arg_list(read, fetched),
+        lambda ops, arg: builder.dm.read_inputs(ops, [cb_types[j] for j in read],
+                                                [Placed(buffers[j], operands[j]) for j in read], layout,
+                                                [None] * len(read)),
+        dm_arg_list(outs, written), write, len(fetched) + len(written), bool(written))
     compute = KernelOps()
     ports = {name: compute.ct_arg(j, cb_types[j]) for name, j in at.items()}
     count = compute.const(layout.tiles)
@@ -236,7 +244,5 @@ def launch_topk(builder: ProgramKernels, generic: d2m.GenericOp, block: TopkBloc
         for group in merge_groups(reduction, k):
             _run_group(compute, ports, group, flat(group.a), flat(group.b), count)
     _copy_out(compute, ports, layout.tiles, count)
-    names = [builder.kernel("datamovement", "noc", reader, reader_spec),
-             builder.kernel("datamovement", "noc", writer, writer_spec),
-             builder.compute_kernel(compute, list(range(len(cbs))))]
-    return Launch(buffers, cbs, builder.threads(*names), outputs=2)
+    compute_thread = d2m.ThreadAttr.get("compute", builder.compute_kernel(compute, list(range(len(cbs)))))
+    return Launch(buffers, cbs, [*movers, compute_thread], outputs=2)

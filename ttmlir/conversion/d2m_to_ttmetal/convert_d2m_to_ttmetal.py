@@ -5,8 +5,10 @@ Host tensors moved onto the device (`d2m.to_layout`) go into the layout their me
 them (grid, shards of tiles, L1 or DRAM, the cores a virtual grid mapping moves them to): each device tensor a
 `ttmetal.create_buffer` at its address (`conversion/d2m_to_ttmetal/addresses.py`: by liveness, each buffer freed by
 a `ttmetal.deallocate_buffer` after the last command using it), each move from or to the host an `enqueue_write_buffer`/`enqueue_read_buffer`
-(through a host buffer padded to whole tiles when the tensor is not in them); a tensor kept at its rank is written
-row-major into shards of its own and tilized there by a program (untilized before it is read back), a device tensor
+(through a host buffer padded to whole tiles when the tensor is not in them); as upstream's host neither tilizes nor
+untilizes, every tiled L1 input (and a tensor kept at its rank) is written row-major into shards of its own and
+tilized there by a program, every tiled L1 result untilized into row-major shards on its cores by a program before it
+is read back (DRAM tensors still cross as tiles), a device tensor
 moved into another device layout is copied by a program; those programs' kernels are built here
 (`conversion/d2m_to_ttkernel/programs.py`). Each generic naming its kernels in its threads (alone, or the regions of a
 `d2m.spatial` as one program) becomes a `ttmetal.enqueue_program` of its `ins`/`outs` and of its `additionalArgs` as
@@ -99,7 +101,7 @@ class _FunctionLowering:
         return self.named
 
     def write_input(self, host: SSAValue, placed: Placed, op: Operation) -> None:
-        """A host tensor onto its device tensor, as it is (a tensor kept at its rank is tilized on the device from a
+        """A host tensor onto its device tensor, as it is (an L1 tensor of tiles is tilized on the device from a
         row-major one the host writes: convert-d2m-to-ttkernel makes that program)."""
         if placed.layout.nd is not None and placed.layout.tiled:
             raise PassFailure(op, "a tensor kept at its rank is written row-major and tilized by a program "
@@ -107,8 +109,8 @@ class _FunctionLowering:
         self.write_host(host, placed.buffer)
 
     def read_output(self, placed: Placed, t: TensorType, op: Operation) -> SSAValue:
-        """A device tensor read back to the host (a tensor kept at its rank from the row-major one a program
-        untilized it into)."""
+        """A device tensor read back to the host (a tiled L1 one from the row-major shards a program untilized it
+        into)."""
         if placed.layout.nd is not None and placed.layout.tiled:
             raise PassFailure(op, "a tensor kept at its rank is untilized into a row-major one by a program before "
                                   "it is read (--convert-d2m-to-ttkernel makes it)")
@@ -245,6 +247,8 @@ class _FunctionLowering:
             return
         if isinstance(op, d2m.MaskOp):
             moved = op.input.owner
+            if isinstance(moved, d2m.GenericOp) and not moved.regions and len(moved.inputs) == 1:
+                moved = moved.inputs[0].owner  # host data written row-major, tilized by a program
             if op.fill_value.data.value != "zero" or not isinstance(moved, d2m.ToLayoutOp) or \
                     moved.input not in self.hosts:
                 raise PassFailure(op, "only d2m.masks filling the padding of host data with zeros are lowered to "

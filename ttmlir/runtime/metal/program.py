@@ -244,8 +244,13 @@ def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
         for (block, (_, core)) in zip(buffer.nd_shards(host), buffer.shards(grid)):
             grid.write(grid.l1_addr(*core, buffer.address), tile_math.to_bytes(block, buffer.dtype).reshape(-1))
         return
-    pages = _pages(host, buffer)
     (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
+    if not buffer.tiled and host.numel() != gy * sy * gx * sx:  # row-major shards: each matrix padded to whole tiles
+        batch, rows, cols = tile_padded(tuple(host.shape))
+        _, kept_rows, kept_cols = _matrices(tuple(host.shape))
+        host = torch.nn.functional.pad(host.reshape(batch, kept_rows, kept_cols),
+                                       (0, cols - kept_cols, 0, rows - kept_rows)).reshape(batch * rows, cols)
+    pages = _pages(host, buffer)
     if pages.shape[0] != gy * sy or pages.shape[1] != gx * sx:
         raise MetalError(f"a host tensor of {tuple(host.shape)} does not fill the {gy}x{gx} grid of {sy}x{sx} "
                          f"shards of buffer {buffer.id}")
@@ -297,8 +302,6 @@ def read_buffer(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...]) -> tor
     if buffer.tiled:
         batch, rows, cols = tile_padded(shape)
         rows *= batch
-    else:
-        rows, cols = (math.prod(shape[:-1]) if len(shape) > 1 else 1), shape[-1]
     unit = tile_math.TILE if buffer.tiled else 1
     (gy, gx), (sy, sx) = buffer.grid, buffer.shard[:2]
     grid.check_l1(buffer.address, sy * sx * buffer.page, f"buffer {buffer.id}'s shard")
@@ -311,7 +314,12 @@ def read_buffer(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...]) -> tor
         matrix = ((1,) * max(0, 2 - len(shape)) + tuple(shape))[-2:]
         out.copy_(padded[:, :matrix[0], :matrix[1]].reshape(shape))
         return out
-    out.copy_(tile_math.from_bytes(pages.reshape(-1), buffer.dtype).reshape(shape))
+    values = tile_math.from_bytes(pages.reshape(-1), buffer.dtype)
+    if values.numel() != out.numel():  # row-major shards of each matrix padded to whole tiles: the padding dropped
+        batch, rows, cols = tile_padded(shape)
+        _, kept_rows, kept_cols = _matrices(shape)
+        values = values.reshape(batch, rows, cols)[:, :kept_rows, :kept_cols]
+    out.copy_(values.reshape(shape))
     return out
 
 

@@ -125,6 +125,18 @@ def _hash_order(ports: list[int]) -> list[int]:
     return [buckets[slot] for slot in sorted(buckets)]
 
 
+def dm_thread_count(ports: int, cores: int) -> int:
+    """The data-movement threads of a program whose DMA is for `ports` CB ports: a thread a port, up to the cores
+    (one kept when no port moves data over the NoC). The main pipeline's programs follow this rule too."""
+    return max(1, min(ports, cores))
+
+
+def lone_dm_core(writes_dram: bool, cores: int) -> int:
+    """The core of a program's one data-movement thread: of two (Wormhole, Blackhole) core 0, on NoC 1, when it
+    writes DRAM, else core 1, on NoC 0; of six, core 0."""
+    return (0 if writes_dram else 1) if cores == 2 else 0
+
+
 def _dm_thread(core: int) -> ThreadAttr:
     return ThreadAttr.get("datamovement", dm_core=core)
 
@@ -142,11 +154,10 @@ def _schedule(generic: d2m.GenericOp, cores: int) -> None:
     load: dict[int, int] = {}
     for _, port in dma:
         load[port] = load.get(port, 0) + 1
-    used = min(len(load), cores)
-    if used <= 1:
+    used = dm_thread_count(len(load), cores)
+    if used == 1:
         writes_dram = any(isinstance(op, d2m.RemoteStoreOp) and _space(op.dest) == "dram" for op, _ in dma)
-        core = (0 if writes_dram else 1) if cores == 2 else 0
-        generic.attributes["threads"] = ArrayAttr([_dm_thread(core), threads[1]])
+        generic.attributes["threads"] = ArrayAttr([_dm_thread(lone_dm_core(writes_dram, cores)), threads[1]])
         return
     assigned: list[set[int]] = [set() for _ in range(used)]
     work = [0] * used

@@ -12,23 +12,38 @@
 #map = affine_map<(d0, d1) -> (d0, d1)>
 #parallel = #ttcore.iterator_type<parallel>
 
+// Host data crosses row-major and is tilized on the device by a program of its own.
 // CHECK-LABEL: func.func @device
+// CHECK: %[[X:.*]] = d2m.to_layout %arg0, %{{.*}} : tensor<40x40xf32> into tensor<2x1x32x64xf32
+// CHECK: %[[X_IN:.*]] = d2m.generic
+// CHECK-NEXT: ins(%[[X]] :
 // CHECK: %[[NEG:.*]] = d2m.generic {{.*}}threads = [{{.*}}#d2m.thread<compute
+// CHECK-NEXT: ins(%[[X_IN]] :
 // CHECK: %[[RESULT:.*]] = d2m.empty() : tensor<2x1x1x2x!ttcore.tile<32x32, f32>, #[[IN:layout[0-9]*]]>
 // CHECK: %[[FILL:.*]] = d2m.generic {{.*}}grid = #ttcore.grid<1x1>
 // CHECK: arith.constant 0xFF800000 : f32
 // CHECK: d2m.tile_fill
 // CHECK: %[[ROWS:.*]] = "ttir.constant"() <{value = dense<1.000000e+00> : tensor<40x1xf32>}>
-// CHECK: %[[ROWS_IN:.*]] = d2m.to_layout %[[ROWS]], %{{.*}} : tensor<40x1xf32> into tensor<2x1x1x1x!ttcore.tile<32x32, f32>
+// CHECK: %[[ROWS_RM:.*]] = d2m.to_layout %[[ROWS]], %{{.*}} : tensor<40x1xf32> into tensor<2x1x32x32xf32
+// CHECK: %[[ROWS_IN:.*]] = d2m.generic
+// CHECK-NEXT: ins(%[[ROWS_RM]] :
+// CHECK-NEXT: outs(%{{.*}} : tensor<2x1x1x1x!ttcore.tile<32x32, f32>
 // CHECK: %[[ROW_MASKED:.*]] = d2m.generic {{.*}}threads = [{{.*}}#d2m.thread<compute, @[[WHERE:.*]]>]}
 // CHECK-NEXT: ins(%[[ROWS_IN]], %[[NEG]], %[[FILL]] :
 // CHECK: %[[COLS:.*]] = "ttir.constant"() <{value = dense<1.000000e+00> : tensor<1x40xf32>}>
-// CHECK: %[[COLS_IN:.*]] = d2m.to_layout %[[COLS]], %{{.*}} : tensor<1x40xf32> into tensor<1x1x1x2x!ttcore.tile<32x32, f32>
+// CHECK: %[[COLS_RM:.*]] = d2m.to_layout %[[COLS]], %{{.*}} : tensor<1x40xf32> into tensor<1x1x32x64xf32
+// CHECK: %[[COLS_IN:.*]] = d2m.generic
+// CHECK-NEXT: ins(%[[COLS_RM]] :
+// CHECK-NEXT: outs(%{{.*}} : tensor<1x1x1x2x!ttcore.tile<32x32, f32>
 // CHECK: %[[MASKED:.*]] = d2m.generic
 // CHECK-NEXT: ins(%[[COLS_IN]], %[[ROW_MASKED]], %[[FILL]] :
 // CHECK-NEXT: outs(%[[RESULT]] :
 // CHECK-NOT: d2m.mask
-// CHECK: d2m.to_layout %[[MASKED]]
+// The result goes to the host row-major: untilized on its cores by a program of its own first.
+// CHECK: %[[UNTILIZED:.*]] = d2m.generic
+// CHECK-NEXT: ins(%[[MASKED]] : tensor<2x1x1x2x!ttcore.tile<32x32, f32>, #layout>)
+// CHECK-NEXT: outs(%{{.*}} : tensor<2x1x32x64xf32, #layout>)
+// CHECK: d2m.to_layout %[[UNTILIZED]]
 func.func @device(%arg0: tensor<40x40xf32>) -> tensor<40x40xf32> {
   %0 = d2m.empty() : !grid21
   %1 = d2m.to_layout %arg0, %0 : tensor<40x40xf32> into !grid21 -> !grid21

@@ -4,7 +4,8 @@
 // RUN: ttmlir-translate --ttnn-to-flatbuffer -o %t.ttnn %t.mlir
 // RUN: ttrt run %t.ttnn | FileCheck %s --check-prefix=TTRT
 // TTNN ops marked ttnn.hoist_generic_via_d2m become TTIR ops on the same TTNN tensors, then one ttnn.generic
-// of the compiler's kernels (fused); the unmarked ops stay TTNN's.
+// of the compiler's kernels (fused: its L1 operands are its core's own shards, so one data-movement kernel, the
+// compute kernel numbered next); the unmarked ops stay TTNN's.
 
 #dram = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<2x2x!ttcore.tile<32x32, bf16>, #ttnn.buffer_type<dram>>, <interleaved>>
 #l1 = #ttnn.ttnn_layout<(d0, d1) -> (d0, d1), <1x1>, memref<2x2x!ttcore.tile<32x32, bf16>, #ttnn.buffer_type<l1>>, <block_sharded>, core_ranges = <[#ttnn.core_range<(3,1), (3,1)>]>>
@@ -17,11 +18,11 @@
 // CHECK: %[[OUT:.*]] = "ttnn.empty"(%{{.*}}) <{dtype = #ttcore.supportedDataTypes<bf16>, layout = #ttnn.layout<tile>, memory_config = #ttnn.memory_config<#l1, <block_sharded>>, shape = #ttnn.shape<64x64>}>
 // CHECK: "ttnn.generic"(%[[L1]], %[[OUT]])
 // CHECK-SAME: #ttnn.data_movement_kernel<symbol_ref = @datamovement_kernel0, core_ranges = <[#ttnn.core_range<(3,1), (3,1)>]>, processor = riscv1, noc_index = noc0, noc_mode = dedicated_noc
-// CHECK-SAME: #ttnn.compute_kernel<symbol_ref = @compute_kernel2
+// CHECK-SAME: #ttnn.compute_kernel<symbol_ref = @compute_kernel1
 // CHECK-SAME: formats = [<buffer_index = 1, dtype = bf16, page_size = 2048>], buffer = #ttnn.kernel_cb_global_buffer_address_of_tensor<1>>
 // CHECK-NOT: "ttnn.generic"
 // CHECK: "ttnn.to_memory_config"(%[[OUT]])
-// CHECK: func.func private @compute_kernel2
+// CHECK: func.func private @compute_kernel1
 // CHECK: emitc.call_opaque "sigmoid_tile"
 // CHECK: emitc.call_opaque "sqrt_tile"
 // TTRT: {{.*}}.ttnn: PASS

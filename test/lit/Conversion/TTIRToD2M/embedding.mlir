@@ -16,8 +16,10 @@
 // CHECK: %[[E:.*]] = d2m.embedding %[[I]], %[[W]], %[[O]]<6, 8> {indicesShape = array<i64: 2, 3>}
 // CHECK-NEXT: d2m.yield %[[E]]
 
-// KERNEL: threads = [#d2m.thread<datamovement, @datamovement_kernel0, dm_core = 1>]
-// KERNEL: func.func private @datamovement_kernel0()
+// The indices are written row-major and tilized on the device first (kernels 0 and 1: one data-movement kernel,
+// no CB of that program moving data over the NoC).
+// KERNEL: threads = [#d2m.thread<datamovement, @datamovement_kernel2, dm_core = 1>]
+// KERNEL: func.func private @datamovement_kernel2()
 // KERNEL: ttkernel.noc_async_read core[{{.*}}], {{.*}}, {{.*}}, %c4096_i32
 // KERNEL: ttkernel.noc_async_read_barrier
 // KERNEL: scf.if

@@ -6,7 +6,7 @@
 // A reshape, squeeze or unsqueeze of a function argument keeps the row-major order of the argument's host buffer:
 // --ttir-to-d2m leaves it on the host, and only the reshaped tensor is moved to the device (a (64, 32, 3, 3) weight
 // as the 2x9 tiles of its (64, 288) matrix, not 2048 tiles of padded 3x3 windows). --convert-d2m-to-ttmetal writes
-// it as a memref.reinterpret_cast of the argument's buffer, the flatbuffer as a host copy the runtime holds as a view.
+// it as a memref.reinterpret_cast of the argument's buffer (written row-major, tilized on the device), the flatbuffer as a host copy the runtime holds as a view.
 // A reshape of a computed tensor is a program.
 
 // CHECK-LABEL: func.func @weight
@@ -16,7 +16,7 @@
 // CHECK: d2m.tile_add
 // METAL-LABEL: func.func @weight
 // METAL: %[[VIEW:.*]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [64, 288], strides: [288, 1] : memref<64x32x3x3xf32> to memref<64x288xf32>
-// METAL: "ttmetal.enqueue_write_buffer"(%[[VIEW]], %{{.*}}) : (memref<64x288xf32>, memref<{{.*}}!ttcore.tile<32x32, f32>
+// METAL: "ttmetal.enqueue_write_buffer"(%[[VIEW]], %{{.*}}) : (memref<64x288xf32>, memref<{{[0-9x]+}}xf32, #ttcore.shard<
 // METAL-NOT: "ttmetal.enqueue_write_buffer"(%arg0
 // TTRT: launch {{[0-9]+}}: {{[0-9,]+}} cycles
 func.func @weight(%w: tensor<64x32x3x3xf32>, %b: tensor<64x288xf32>) -> tensor<64x288xf32> {

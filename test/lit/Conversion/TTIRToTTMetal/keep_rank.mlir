@@ -14,7 +14,7 @@
 // CHECK: "ttmetal.enqueue_write_buffer"(%arg0, %[[R]]) : (memref<2x64x96xbf16>, memref<2x2x3x1x32x32xbf16, #ttcore.shard<2048x64x2, 1>, #l1>)
 // CHECK: "ttmetal.enqueue_program"(%[[R]], %[[T]], %[[R]], %[[T]])
 // CHECK: "ttmetal.enqueue_read_buffer"(%{{.*}}, %{{.*}}) : (memref<2x2x3x1x32x32xbf16, #ttcore.shard<2048x64x2, 1>, #l1>, memref<2x64x96xbf16>)
-// CHECK: func.func private @compute_kernel2
+// CHECK: func.func private @compute_kernel1
 // CHECK: emitc.call_opaque "tilize_init"
 // CHECK: emitc.call_opaque "tilize_block"
 // CHECK: emitc.call_opaque "untilize_block"
