@@ -67,8 +67,10 @@ def launcher(tool: str):
 
 
 def _identity() -> dict:
-    """What decides which code a call runs: the interpreter and the import path it was given."""
-    return {"executable": sys.executable, "pythonpath": os.environ.get("PYTHONPATH", "")}
+    """What decides which code a call runs: the interpreter (its binary and its environment: a venv's `python` and
+    `python3` are one) and the import path it was given."""
+    return {"executable": os.path.realpath(sys.executable), "prefix": sys.prefix,
+            "pythonpath": os.environ.get("PYTHONPATH", "")}
 
 
 def default_socket() -> str | None:
