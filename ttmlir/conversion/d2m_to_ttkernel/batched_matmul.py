@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from xdsl.dialects import arith
 from xdsl.dialects.builtin import IndexType, i32
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineDimExpr, AffineMap
@@ -64,8 +63,7 @@ def launch_batched_matmul(builder: ProgramKernels, generic: d2m.GenericOp, a: SS
         y, x = reader.coords(layout)
 
         def output_tile(body: KernelOps, t: SSAValue) -> None:
-            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(t, sx))))
-            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(t, sx))))
+            i, j = body.tile_in_tensor((y, x), (sy, sx), t)
 
             def step(inner: KernelOps, k: SSAValue) -> None:
                 tiles = [[affine_value(inner, e, [i, j, k]) for e in m.results] for m in maps]

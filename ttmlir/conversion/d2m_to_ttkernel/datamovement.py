@@ -432,8 +432,7 @@ class DataMovementKernels:
         y, x = ops.coords(layout)
 
         def output_tile(body: KernelOps, t: SSAValue) -> None:
-            i = body.emit(arith.AddiOp(body.emit(arith.MuliOp(y, sy)), body.emit(arith.DivUIOp(t, sx))))
-            j = body.emit(arith.AddiOp(body.emit(arith.MuliOp(x, sx)), body.emit(arith.RemUIOp(t, sx))))
+            i, j = body.tile_in_tensor((y, x), (sy, sx), t)
 
             def step(inner: KernelOps, k: SSAValue) -> None:
                 inner.call("cb_reserve_back", port, one)

@@ -234,6 +234,14 @@ class KernelOps(list):
         return self.emit(ttkernel.OP_CLASSES[name].create(operands=list(operands), properties=props,
                                                           result_types=[result] if result else []))
 
+    def tile_in_tensor(self, corner: tuple[SSAValue, SSAValue], shard: tuple[SSAValue, SSAValue],
+                       t: SSAValue) -> tuple[SSAValue, SSAValue]:
+        """The tensor's (row, col) tile of tile `t` (row-major) of the shard at grid coords `corner` whose shape is
+        `shard` (both in tiles)."""
+        (y, x), (sy, sx) = corner, shard
+        return (self.emit(arith.AddiOp(self.emit(arith.MuliOp(y, sy)), self.emit(arith.DivUIOp(t, sx)))),
+                self.emit(arith.AddiOp(self.emit(arith.MuliOp(x, sx)), self.emit(arith.RemUIOp(t, sx)))))
+
     def coords(self, layout: "ShardLayout") -> tuple[SSAValue, SSAValue]:
         """The shard (y, x) of `layout`'s grid this core holds (its grid starts at core `origin`, folded onto its
         rectangle of cores row by row when `fold` says)."""
