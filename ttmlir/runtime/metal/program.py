@@ -251,6 +251,10 @@ def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
         host = torch.nn.functional.pad(host.reshape(batch, kept_rows, kept_cols),
                                        (0, cols - kept_cols, 0, rows - kept_rows)).reshape(batch * rows, cols)
     pages = _pages(host, buffer)
+    if pages.shape[0] <= gy * sy and pages.shape[1] <= gx * sx:
+        # a layout aligned to its grid pads the tensor's end (rows after the last matrix, columns after the last):
+        # zeros there, as in each tile's padding
+        pages = torch.nn.functional.pad(pages, (0, 0, 0, gx * sx - pages.shape[1], 0, gy * sy - pages.shape[0]))
     if pages.shape[0] != gy * sy or pages.shape[1] != gx * sx:
         raise MetalError(f"a host tensor of {tuple(host.shape)} does not fill the {gy}x{gx} grid of {sy}x{sx} "
                          f"shards of buffer {buffer.id}")
@@ -309,15 +313,18 @@ def read_buffer(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...]) -> tor
     for (y, x), core in buffer.shards(grid):
         data = grid.read(grid.l1_addr(*core, buffer.address), sy * sx * buffer.page)
         pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx] = data.reshape(sy, sx, -1)
-    if buffer.tiled:  # each matrix's padding dropped
-        padded = tile_math.untilize(pages.reshape(-1), (rows, cols), buffer.dtype).reshape(batch, rows // batch, cols)
+    if buffer.tiled:  # each matrix's padding dropped, and the rows and columns padding the tensor's end
+        whole = tile_math.untilize(pages.reshape(-1), (gy * sy * unit, gx * sx * unit), buffer.dtype)
+        padded = whole[:rows, :cols].reshape(batch, rows // batch, cols)
         matrix = ((1,) * max(0, 2 - len(shape)) + tuple(shape))[-2:]
         out.copy_(padded[:, :matrix[0], :matrix[1]].reshape(shape))
         return out
     values = tile_math.from_bytes(pages.reshape(-1), buffer.dtype)
-    if values.numel() != out.numel():  # row-major shards of each matrix padded to whole tiles: the padding dropped
+    if values.numel() != out.numel():  # row-major shards of each matrix padded to whole tiles (and the tensor's
+        # end to its grid): the padding dropped
         batch, rows, cols = tile_padded(shape)
         _, kept_rows, kept_cols = _matrices(shape)
+        values = values.reshape(gy * sy, gx * sx)[:batch * rows, :cols]
         values = values.reshape(batch, rows, cols)[:, :kept_rows, :kept_cols]
     out.copy_(values.reshape(shape))
     return out
