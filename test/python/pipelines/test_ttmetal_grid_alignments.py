@@ -124,3 +124,31 @@ def test_elementwise_ops_on_padded_tensors(arch):
     text = _program(f'  %s = "ttir.add"(%a0, %a1) : ({_t(shape)}, {_t(shape)}) -> {_t(shape)}\n'
                     f'  %r = "ttir.neg"(%s) : ({_t(shape)}) -> {_t(shape)}\n', [shape, shape], shape)
     assert np.allclose(_run(text, [x, y], arch), -(x + y), atol=1e-2)
+
+
+def test_a_program_not_padded_for_its_grid_feeds_one_that_is():
+    # a batched matmul computes on a grid of its own (its output in whole tiles only); the exp reading it pads its
+    # 600 columns to 832 for Blackhole's 13 columns of cores
+    a, b = _inputs((2, 64, 64), (2, 64, 600))
+    text = _program('  %m = "ttir.matmul"(%a0, %a1) : (tensor<2x64x64xf32>, tensor<2x64x600xf32>) -> '
+                    'tensor<2x64x600xf32>\n'
+                    '  %r = "ttir.exp"(%m) : (tensor<2x64x600xf32>) -> tensor<2x64x600xf32>\n',
+                    [(2, 64, 64), (2, 64, 600)], (2, 64, 600))
+    expected = np.exp(np.matmul(a.astype(np.float64), b) / 8) ** 8
+    got = _run(text, [a, b])
+    assert np.corrcoef(np.log(got).ravel(), np.log(expected).ravel())[0, 1] > 0.999
+
+
+@pytest.mark.parametrize("op, source, result, reference", [
+    # a permute kept at its rank, its tiles moved into a padded 2-d tensor (6 x 2 row tiles padded to 20)
+    ('"ttir.permute"(%a0) <{permutation = array<i64: 1, 0, 2, 3>}>', (3, 2, 64, 600), (2, 3, 64, 600),
+     lambda x: x.transpose(1, 0, 2, 3)),
+    # a slice of a padded tensor into another padded one
+    ('"ttir.slice_static"(%a0) <{begins = [0 : i32, 0 : i32], ends = [650 : i32, 600 : i32], '
+     'step = [1 : i32, 1 : i32]}>', (700, 600), (650, 600), lambda x: x[:650]),
+])
+def test_data_movement_into_a_padded_tensor(op, source, result, reference):
+    x, = _inputs(source)
+    text = _program(f'  %p = {op} : ({_t(source)}) -> {_t(result)}\n'
+                    f'  %r = "ttir.exp"(%p) : ({_t(result)}) -> {_t(result)}\n', [source], result)
+    assert np.allclose(_run(text, [x]), np.exp(reference(x)), rtol=1e-2, atol=1e-2)
