@@ -152,3 +152,15 @@ def test_data_movement_into_a_padded_tensor(op, source, result, reference):
     text = _program(f'  %p = {op} : ({_t(source)}) -> {_t(result)}\n'
                     f'  %r = "ttir.exp"(%p) : ({_t(result)}) -> {_t(result)}\n', [source], result)
     assert np.allclose(_run(text, [x]), np.exp(reference(x)), rtol=1e-2, atol=1e-2)
+
+
+@pytest.mark.parametrize("options", ["default-input-memspace=dram", "default-output-memspace=dram"])
+def test_dram_tensors_padded_at_the_end_of_their_tile_rows(options):
+    # N = 600 is padded to 768 columns on Wormhole's 8 columns of cores: B's DRAM pages (input) or the output's
+    # (result) hold 24 tiles a row, the host's 19 and zeros
+    m, k, n = 12, 600, 600
+    a, b = _inputs((m, k), (k, n))
+    text = _program(f'  %r = "ttir.matmul"(%a0, %a1) : ({_t((m, k))}, {_t((k, n))}) -> {_t((m, n))}\n',
+                    [(m, k), (k, n)], (m, n))
+    got = _run(text, [a, b], f"mock-system-desc-arch=wormhole_b0 {options}")
+    assert np.corrcoef(got.ravel(), (a.astype(np.float64) @ b).ravel())[0, 1] > 0.9999
