@@ -4,8 +4,8 @@ collapsed group is padded so that the physical shape is whole tiles and, when it
 the device grid, splits evenly over that grid (padding at the end of the tensor's buffer rather than leaving cores
 idle). An alignment on a group's leading dim pads the group's collapsed size (the product), not the dim alone.
 
-`intervals` are the layout's collapsed groups as [start, end) pairs over the logical dims (`collapsed_groups`); the
-last two groups are the physical rows and columns, tiled."""
+`intervals` are the layout's collapsed intervals as [start, end) pairs over the logical dims (`collapsed_intervals`); the
+last two are the physical rows and columns, tiled."""
 
 from __future__ import annotations
 
@@ -20,9 +20,9 @@ def _align_up(value: int, alignment: int) -> int:
     return -(-value // alignment) * alignment
 
 
-def collapsed_groups(layout: ttcore.MetalLayout) -> list[tuple[int, int]]:
+def collapsed_intervals(layout: ttcore.MetalLayout) -> list[tuple[int, int]]:
     """The layout's collapsed intervals as [start, end) pairs over its logical dims (negative from the end), each
-    dim no interval names a group of its own."""
+    dim no interval names an interval of its own."""
     rank = len(layout.logical_shape)
     values = list(layout.collapsed_intervals.get_values())
     named = [(a % rank if a < 0 else a, b + rank + 1 if b < 0 else b) for a, b in zip(values[::2], values[1::2])]

@@ -10,7 +10,13 @@ grid of its rank upstream's computeOptimalVirtualGrid gives it, with its maps. E
 device tensors (their d2m.empty and to_layout), the blocks the region loads and stores. A TTNN tensor (ttnn-mode) stays where TTNN holds it and is read
 through a view reblocking it onto the grid. Generics inside a d2m.spatial keep the grids their core ranges give them,
 with the maps of the cores their outputs are on; one in explicit data-movement form (no indexing maps) keeps the grid
-its author gave it."""
+its author gave it.
+
+Out of ttnn-mode a 2-d tiled tensor's tiles are padded before its grid is chosen, as upstream's
+computeGridAwareDimAlignments pads them (a dim past a tile per core of the device's matching dim to a multiple of that
+many tiles, at the tensor's end), and each tensor is laid out for the grid it is then on (upstream's
+computeSelectedGridDimAlignments: a dim on one core keeps tile alignment): `dialects/ttcore_alignments.py`. In
+ttnn-mode tensors keep tile alignment, as TTNN lays them out."""
 
 from __future__ import annotations
 
@@ -26,7 +32,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.dialects import d2m, ttcore
-from ttmlir.dialects.ttcore_alignments import (collapsed_groups, compute_grid_aware_dim_alignments,
+from ttmlir.dialects.ttcore_alignments import (collapsed_intervals, compute_grid_aware_dim_alignments,
                                                compute_selected_grid_dim_alignments, physical_shape)
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
@@ -67,14 +73,14 @@ def _aligned(t: TensorType) -> bool:
     2-d in a metal layout: upstream's grid-aware dim alignments); TTNN tensors and row-major or ranked ones keep
     tile alignment."""
     return isinstance(t.encoding, ttcore.MetalLayoutAttr) and isinstance(t.element_type, ttcore.TileType) and \
-        len(t.get_shape()) == 4 and len(collapsed_groups(t.encoding.data)) == 2
+        len(t.get_shape()) == 4 and len(collapsed_intervals(t.encoding.data)) == 2
 
 
 def _grid_aware_tiles(t: TensorType, device: tuple[int, int]) -> tuple[int, int]:
     """The tiles of 2-d device tensor `t` padded as upstream pads it to choose its grid: each dim larger than a
     tile per core of the device's matching dim aligned to that many tiles."""
     layout = t.encoding.data
-    groups = collapsed_groups(layout)
+    groups = collapsed_intervals(layout)
     alignments = compute_grid_aware_dim_alignments(layout.logical_shape, device, groups)
     return tuple(n // TILE for n in physical_shape(layout.logical_shape, alignments, groups))
 
@@ -85,7 +91,7 @@ def _laid_out(t: TensorType, grid: tuple[int, ...]) -> TensorType:
     if not _aligned(t):
         return _regridded(t, grid)
     layout = t.encoding.data
-    groups = collapsed_groups(layout)
+    groups = collapsed_intervals(layout)
     alignments = compute_selected_grid_dim_alignments(layout.logical_shape, groups, grid)
     tiles = [n // TILE for n in physical_shape(layout.logical_shape, alignments, groups)]
     encoding = ttcore.MetalLayoutAttr(replace(layout, dim_alignments=alignments))
