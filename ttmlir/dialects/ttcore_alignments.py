@@ -4,8 +4,8 @@ collapsed group is padded so that the physical shape is whole tiles and, when it
 the device grid, splits evenly over that grid (padding at the end of the tensor's buffer rather than leaving cores
 idle). An alignment on a group's leading dim pads the group's collapsed size (the product), not the dim alone.
 
-`intervals` are the layout's collapsed intervals as [start, end) pairs over the logical dims (`collapsed_intervals`); the
-last two are the physical rows and columns, tiled."""
+`intervals` are the layout's collapsed intervals as [start, end) pairs over the logical dims (`collapsed_intervals`);
+the last two are the physical rows and columns, tiled."""
 
 from __future__ import annotations
 
