@@ -276,7 +276,7 @@ def _tile_width(host: torch.Tensor, buffer: DeviceBuffer) -> tuple[int, int]:
     held = tile_padded(tuple(host.shape))[2] // tile_math.TILE
     if not buffer.tiled or len(buffer.shape) != 4:
         return held, held
-    return held, buffer.shape[1] * buffer.shape[3]
+    return held, max(held, buffer.shape[1] * buffer.shape[3])
 
 
 def _read_tiles(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...], out: torch.Tensor) -> torch.Tensor:
