@@ -231,13 +231,20 @@ def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
     DRAM a slice of pages at a time."""
     if buffer.layout == fbm.BufferLayout.Interleaved:
         page, carry = 0, torch.zeros(0, dtype=torch.uint8)
+        held, width = _tile_width(host, buffer)
         for data in _page_slices(host, buffer):
+            if width > held:  # a layout aligned to its grid pads each row of tiles at its end: zero tiles there
+                data = torch.nn.functional.pad(data.reshape(-1, held, buffer.page), (0, 0, 0, width - held))
+                data = data.reshape(-1)
             data = torch.cat([carry, data]) if carry.numel() else data
             whole = data.numel() // buffer.page * buffer.page
             grid.write_interleaved(buffer.address, data[:whole], buffer.page, page)
             page, carry = page + whole // buffer.page, data[whole:]
         if carry.numel():
             grid.write_interleaved(buffer.address, carry, buffer.page, page)
+        if buffer.tiled and len(buffer.shape) == 4 and page < math.prod(buffer.shape):  # rows of tiles padding its end
+            zeros = torch.zeros((math.prod(buffer.shape) - page) * buffer.page, dtype=torch.uint8)
+            grid.write_interleaved(buffer.address, zeros, buffer.page, page)
         return
     if len(buffer.grid) > 2:  # a row-major grid kept at its rank: each shard's block of the padded tensor
         _row_major_nd(buffer)
@@ -251,6 +258,10 @@ def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
         host = torch.nn.functional.pad(host.reshape(batch, kept_rows, kept_cols),
                                        (0, cols - kept_cols, 0, rows - kept_rows)).reshape(batch * rows, cols)
     pages = _pages(host, buffer)
+    if pages.shape[0] <= gy * sy and pages.shape[1] <= gx * sx:
+        # a layout aligned to its grid pads the tensor's end (rows after the last matrix, columns after the last):
+        # zeros there, as in each tile's padding
+        pages = torch.nn.functional.pad(pages, (0, 0, 0, gx * sx - pages.shape[1], 0, gy * sy - pages.shape[0]))
     if pages.shape[0] != gy * sy or pages.shape[1] != gx * sx:
         raise MetalError(f"a host tensor of {tuple(host.shape)} does not fill the {gy}x{gx} grid of {sy}x{sx} "
                          f"shards of buffer {buffer.id}")
@@ -259,17 +270,27 @@ def write_buffer(grid: Grid, host: torch.Tensor, buffer: DeviceBuffer) -> None:
         grid.write(grid.l1_addr(*core, buffer.address), shard)
 
 
+def _tile_width(host: torch.Tensor, buffer: DeviceBuffer) -> tuple[int, int]:
+    """Tiles per row of a tiled interleaved buffer: the host tensor's (each matrix in whole tiles), and the buffer's
+    (more when its layout pads the tensor's end to its grid; a buffer of other than 2-d tiles holds the host's)."""
+    held = tile_padded(tuple(host.shape))[2] // tile_math.TILE
+    if not buffer.tiled or len(buffer.shape) != 4:
+        return held, held
+    return held, max(held, buffer.shape[1] * buffer.shape[3])
+
+
 def _read_tiles(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...], out: torch.Tensor) -> torch.Tensor:
     """An interleaved tiled buffer into `out` (`shape`), a slice of tile rows at a time, each matrix's padding
-    dropped."""
+    dropped (and the columns of tiles padding the tensor's end)."""
     batch, rows, cols = tile_padded(shape)
     matrix = ((1,) * max(0, 2 - len(shape)) + tuple(shape))[-2:]
-    matrices, width = out.reshape(batch, *matrix), cols // tile_math.TILE
+    matrices, width = out.reshape(batch, *matrix), _tile_width(out, buffer)[1]
     for b0, b1, r0, r1 in _tile_slices(batch, rows, cols):
         first = (b0 * rows + r0) // tile_math.TILE * width
         count = (b1 - b0) * (r1 - r0) // tile_math.TILE * width
         data = grid.read_interleaved(buffer.address, count * buffer.page, buffer.page, first)
-        part = tile_math.untilize(data, ((b1 - b0) * (r1 - r0), cols), buffer.dtype).reshape(b1 - b0, r1 - r0, cols)
+        part = tile_math.untilize(data, ((b1 - b0) * (r1 - r0), width * tile_math.TILE), buffer.dtype)
+        part = part[:, :cols].reshape(b1 - b0, r1 - r0, cols)
         kept = min(r1, matrix[0]) - r0
         matrices[b0:b1, r0:r0 + kept] = part[:, :kept, :matrix[1]]
     return out
@@ -309,15 +330,18 @@ def read_buffer(grid: Grid, buffer: DeviceBuffer, shape: tuple[int, ...]) -> tor
     for (y, x), core in buffer.shards(grid):
         data = grid.read(grid.l1_addr(*core, buffer.address), sy * sx * buffer.page)
         pages[y * sy:(y + 1) * sy, x * sx:(x + 1) * sx] = data.reshape(sy, sx, -1)
-    if buffer.tiled:  # each matrix's padding dropped
-        padded = tile_math.untilize(pages.reshape(-1), (rows, cols), buffer.dtype).reshape(batch, rows // batch, cols)
+    if buffer.tiled:  # each matrix's padding dropped, and the rows and columns padding the tensor's end
+        whole = tile_math.untilize(pages.reshape(-1), (gy * sy * unit, gx * sx * unit), buffer.dtype)
+        padded = whole[:rows, :cols].reshape(batch, rows // batch, cols)
         matrix = ((1,) * max(0, 2 - len(shape)) + tuple(shape))[-2:]
         out.copy_(padded[:, :matrix[0], :matrix[1]].reshape(shape))
         return out
     values = tile_math.from_bytes(pages.reshape(-1), buffer.dtype)
-    if values.numel() != out.numel():  # row-major shards of each matrix padded to whole tiles: the padding dropped
+    if values.numel() != out.numel():  # row-major shards of each matrix padded to whole tiles (and the tensor's
+        # end to its grid): the padding dropped
         batch, rows, cols = tile_padded(shape)
         _, kept_rows, kept_cols = _matrices(shape)
+        values = values.reshape(gy * sy, gx * sx)[:batch * rows, :cols]
         values = values.reshape(batch, rows, cols)[:, :kept_rows, :kept_cols]
     out.copy_(values.reshape(shape))
     return out

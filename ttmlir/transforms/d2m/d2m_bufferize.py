@@ -23,6 +23,7 @@ from ttmlir.dialects.d2m_cb import CBType
 from ttmlir.dialects.d2m_tilize import TileTilizeBlockOp, TileUntilizeBlockOp
 from ttmlir.dialects.d2m_mask import MaskOp
 from ttmlir.dialects.memref_ext import CopyOp
+from ttmlir.dialects.ttcore_alignments import collapsed_intervals
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.d2m.d2m_bufferize_embedding import EMBEDDING_BUFFERIZE
@@ -96,16 +97,6 @@ def _moves(op: Operation, buffer_type) -> None:
     """to_layout, remote loads and stores and local copies on buffers write in place."""
     if op.results and any(isinstance(r.type, TensorType) for r in op.results):
         _in_place(op)
-
-
-def collapsed_intervals(layout: ttcore.MetalLayout) -> list[tuple[int, int]]:
-    """The layout's collapsed intervals as [start, end) pairs over its logical dims (negative from the end), each
-    dim no interval names an interval of its own."""
-    rank = len(layout.logical_shape)
-    values = [v for v in layout.collapsed_intervals.get_values()]
-    named = [(a % rank if a < 0 else a, b + rank + 1 if b < 0 else b) for a, b in zip(values[::2], values[1::2])]
-    covered = {d for a, b in named for d in range(a, b)}
-    return sorted(named + [(d, d + 1) for d in range(rank) if d not in covered])
 
 
 def host_strides(layout: ttcore.MetalLayout) -> tuple[tuple[int, ...], int]:

@@ -10,12 +10,18 @@ grid of its rank upstream's computeOptimalVirtualGrid gives it, with its maps. E
 device tensors (their d2m.empty and to_layout), the blocks the region loads and stores. A TTNN tensor (ttnn-mode) stays where TTNN holds it and is read
 through a view reblocking it onto the grid. Generics inside a d2m.spatial keep the grids their core ranges give them,
 with the maps of the cores their outputs are on; one in explicit data-movement form (no indexing maps) keeps the grid
-its author gave it."""
+its author gave it.
+
+Out of ttnn-mode a 2-d tiled tensor's tiles are padded before its grid is chosen, as upstream's
+computeGridAwareDimAlignments pads them (a dim past a tile per core of the device's matching dim to a multiple of that
+many tiles, at the tensor's end), and each tensor is laid out for the grid it is then on (upstream's
+computeSelectedGridDimAlignments: a dim on one core keeps tile alignment): `dialects/ttcore_alignments.py`. In
+ttnn-mode tensors keep tile alignment, as TTNN lays them out."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from xdsl.context import Context
@@ -26,6 +32,8 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from ttmlir.dialects import d2m, ttcore
+from ttmlir.dialects.ttcore_alignments import (collapsed_intervals, compute_grid_aware_dim_alignments,
+                                               compute_selected_grid_dim_alignments, physical_shape)
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
 from ttmlir.errors import PassFailure
 from ttmlir.transforms.ttcore.register_device import device_module_of
@@ -58,6 +66,36 @@ def _regridded(t: TensorType, grid: tuple[int, ...]) -> TensorType:
     shape, n = t.get_shape(), len(grid)
     tiles = [shape[i] * shape[n + i] for i in range(n)]
     return TensorType(t.element_type, [*grid, *(total // g for total, g in zip(tiles, grid))], t.encoding)
+
+
+def _aligned(t: TensorType) -> bool:
+    """Whether the layout of device tensor `t` is padded for the grid it is placed on (a tiled tensor collapsed to
+    2-d in a metal layout: upstream's grid-aware dim alignments); TTNN tensors and row-major or ranked ones keep
+    tile alignment."""
+    return isinstance(t.encoding, ttcore.MetalLayoutAttr) and isinstance(t.element_type, ttcore.TileType) and \
+        len(t.get_shape()) == 4 and len(collapsed_intervals(t.encoding.data)) == 2
+
+
+def _grid_aware_tiles(t: TensorType, device: tuple[int, int]) -> tuple[int, int]:
+    """The tiles of 2-d device tensor `t` padded as upstream pads it to choose its grid: each dim larger than a
+    tile per core of the device's matching dim aligned to that many tiles."""
+    layout = t.encoding.data
+    groups = collapsed_intervals(layout)
+    alignments = compute_grid_aware_dim_alignments(layout.logical_shape, device, groups)
+    return tuple(n // TILE for n in physical_shape(layout.logical_shape, alignments, groups))
+
+
+def _laid_out(t: TensorType, grid: tuple[int, ...]) -> TensorType:
+    """Device tensor `t` on `grid`: a 2-d tiled one with its layout's alignments for that grid (each dim split over
+    several cores padded to whole tiles per core, at the end of the tensor), any other regridded as it is."""
+    if not _aligned(t):
+        return _regridded(t, grid)
+    layout = t.encoding.data
+    groups = collapsed_intervals(layout)
+    alignments = compute_selected_grid_dim_alignments(layout.logical_shape, groups, grid)
+    tiles = [n // TILE for n in physical_shape(layout.logical_shape, alignments, groups)]
+    encoding = ttcore.MetalLayoutAttr(replace(layout, dim_alignments=alignments))
+    return TensorType(t.element_type, [*grid, *(total // g for total, g in zip(tiles, grid))], encoding)
 
 
 def _shard(t: Attribute) -> TensorType:
@@ -209,7 +247,7 @@ class D2MGridSelectionPass(ModulePass):
                 continue
             if set(generic.attributes["grid"].data.shape) != {1}:
                 continue
-            self.select(generic, device)
+            self.select(generic, device, not self.ttnn_mode)
 
     @staticmethod
     def view_ttnn_operands(generic: d2m.GenericOp, grid: tuple[int, ...]) -> None:
@@ -223,7 +261,9 @@ class D2MGridSelectionPass(ModulePass):
                 _view_on(generic, value, ttnn, target)
 
     @staticmethod
-    def select(generic: d2m.GenericOp, device: tuple[int, int]) -> None:
+    def select(generic: d2m.GenericOp, device: tuple[int, int], aligned: bool = True) -> None:
+        """`generic` on the grid its output's tiles give it (`aligned`: its 2-d tiled tensors padded for their
+        grids as upstream's grid-aware dim alignments pad them; TTNN-mode tensors keep tile alignment)."""
         out_type = generic.outputs[0].type
         shape = out_type.get_shape()
         rank = len(shape) // 2
@@ -233,6 +273,8 @@ class D2MGridSelectionPass(ModulePass):
         tiles = (shape[2], shape[3])
         if not isinstance(out_type.element_type, ttcore.TileType):  # rows of elements: blocked in whole tiles
             tiles = tuple(-(-n // TILE) for n in tiles)
+        if aligned and _aligned(out_type):
+            tiles = _grid_aware_tiles(out_type, device)
         if rank == 2:
             grid = optimal_grid(tiles, device) if parallel else grid_for(tiles, device)
         elif not isinstance(out_type.element_type, ttcore.TileType) or _copies_view(generic):
@@ -253,7 +295,8 @@ class D2MGridSelectionPass(ModulePass):
                 continue
             if set(value.type.get_shape()[:rank]) != {1}:
                 continue  # placed already (shared with another generic): its program fetches what it needs
-            _place(value, _regridded(value.type, target), device, rank > 2 and _copies_view(generic))
+            new = _laid_out(value.type, target) if aligned else _regridded(value.type, target)
+            _place(value, new, device, rank > 2 and _copies_view(generic))
         _retype(generic.results[0], generic.outputs[0].type)
         generic.attributes["grid"] = _grid_attr(generic.outputs[0], grid)
         for inner in list(generic.region.walk()):  # the blocks follow their tensors' shards

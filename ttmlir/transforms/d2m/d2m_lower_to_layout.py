@@ -37,7 +37,7 @@ from ttmlir.dialects.d2m_mask import MaskOp
 from ttmlir.dialects.d2m_tilize import TileTilizeBlockOp, TileUntilizeBlockOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.syntax import affine_map_str
-from ttmlir.transforms.d2m.d2m_bufferize import collapsed_intervals
+from ttmlir.dialects.ttcore_alignments import collapsed_intervals
 from ttmlir.transforms.d2m.reblock import reblock_map
 from ttmlir.dialects.ttnn_attrs import element_type_for
 
