@@ -59,7 +59,9 @@ from ttmlir.ir.syntax import EmptyFormat, parse_typed_operands, print_typed_oper
 TILE_OPS = {
     **{f"tile_{op}": (op, 1) for op in ("exp", "log", "sqrt", "rsqrt", "abs", "relu", "sigmoid", "tanh", "sin", "cos",
                                         "tan", "ceil", "floor", "sign", "gelu", "erf", "atan", "logical_not",
-                                        "expm1", "log1p", "transpose", "typecast")},
+                                        "expm1", "log1p", "transpose", "typecast", "erfc", "softsign",
+                                        "hardsigmoid", "signbit", "frac", "trunc", "bitwise_not", "silu", "square",
+                                        "exp2", "asin", "acos")},
     "tile_recip": ("reciprocal", 1), "tile_negative": ("neg", 1),
     **{f"tile_{op}": (op, 2) for op in ("add", "div", "maximum", "minimum", "pow", "eq", "ne", "gt", "ge", "lt",
                                         "le")},

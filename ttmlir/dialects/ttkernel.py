@@ -114,7 +114,8 @@ class CBType(ParametrizedAttribute, TypeAttribute):
 # op -> what sits between its parentheses: operand names, or `name=int|bool|attr` for an attribute written there
 _SFPU_UNARY = ("exp", "log", "sqrt", "rsqrt", "recip", "abs", "negative", "relu", "sigmoid", "tanh", "sin", "cos",
                "tan", "gelu", "silu", "ceil", "floor", "sign", "square", "erf", "exp2", "expm1", "log1p",
-               "logical_not", "eqz", "nez", "ltz", "gtz", "lez", "gez", "atan", "asin", "acos")
+               "logical_not", "eqz", "nez", "ltz", "gtz", "lez", "gez", "atan", "asin", "acos", "erfc", "softsign",
+               "hardsigmoid", "signbit", "bitwise_not")
 _SFPU_BINARY = ("add_binary_tile", "sub_binary_tile", "mul_binary_tile", "div_binary_tile", "binary_max_tile",
                 "binary_min_tile", "power_binary_tile", "eq_binary_tile", "ne_binary_tile", "gt_binary_tile",
                 "lt_binary_tile", "ge_binary_tile", "le_binary_tile")
@@ -144,6 +145,8 @@ OPS: dict[str, tuple[str, ...]] = {
     **{f"{op}_tile_init": () for op in _SFPU_UNARY},
     **{f"{op}_tile": ("tile_index",) for op in _SFPU_UNARY},
     "abs_tile_int32": ("tile_index",), "rounding_op_tile_init": (),
+    # rounding_op_tile_init's other members
+    "frac_tile": ("tile_index",), "trunc_tile": ("tile_index",),
     # si32 tiles' entry points of the SFPU ops that have one
     **{f"{op}_tile_int32": ("tile_index",) for op in ("negative", "relu", "eqz", "nez", "gtz", "gez", "ltz", "lez")},
     "tilize_init": ("cbIn", "numTiles", "cbOut"), "tilize_uninit": ("cbIn", "cbOut"),

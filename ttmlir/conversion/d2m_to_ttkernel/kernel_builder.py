@@ -35,6 +35,8 @@ SFPU_UNARY = {"exp": "exp", "log": "log", "sqrt": "sqrt", "rsqrt": "rsqrt", "rec
               "neg": "negative", "relu": "relu", "sigmoid": "sigmoid", "tanh": "tanh", "sin": "sin", "cos": "cos",
               "tan": "tan", "ceil": "ceil", "floor": "floor", "sign": "sign", "gelu": "gelu", "erf": "erf",
               "logical_not": "logical_not", "atan": "atan", "expm1": "expm1", "log1p": "log1p",
+              **{op: op for op in ("erfc", "softsign", "hardsigmoid", "signbit", "frac", "trunc", "bitwise_not", "silu",
+                                   "square", "exp2", "asin", "acos")},
               **{f"{c}z": f"{c}z" for c in ZERO_COMPARISONS}}  # d2m.tile_<c>z: 1 where x <c> 0
 WIDE_DST = ("f32", "si32")  # tiles that need the dst register in 32-bit mode (fp32_dest_acc_en)
 # A matmul sums its K products in a 32-bit dst and keeps its partial sums between K steps in f32, as the TTNN
@@ -45,7 +47,7 @@ MATMUL_INITS = ("ttkernel.mm_init", "ttkernel.mm_block_init")  # what marks a co
 # SFPU ops with their own entry point for si32 tiles
 INT_VARIANTS = {"abs": "abs_tile_int32", **{f"{c}z": f"{c}z_tile_int32" for c in ZERO_COMPARISONS}}
 # inits one op family shares
-SHARED_INITS = {"ceil": "rounding_op_tile_init", "floor": "rounding_op_tile_init",
+SHARED_INITS = {**dict.fromkeys(("ceil", "floor", "frac", "trunc"), "rounding_op_tile_init"),
                 **dict.fromkeys(("bitwise_and", "bitwise_or", "bitwise_xor"), "binary_bitwise_tile_init"),
                 **dict.fromkeys(("logical_left_shift", "logical_right_shift", "right_shift"), "binary_shift_tile_init")}
 BROADCASTS = ("row", "col", "scalar")  # how a broadcast operand's tiles are gathered

@@ -29,8 +29,9 @@ from ttmlir.errors import PassFailure
 SFPU_UNARY = {**{f"tile_{op}": (f"{op}_tile_init", f"{op}_tile")
                  for op in ("exp", "log", "sqrt", "rsqrt", "abs", "relu", "sigmoid", "tanh", "sin", "cos", "tan",
                             "sign", "gelu", "erf", "atan", "asin", "acos", "expm1", "log1p", "logical_not", "exp2",
-                            "square", "eqz", "nez", "gtz", "gez", "ltz", "lez", "recip", "negative")},
-              "tile_ceil": ("rounding_op_tile_init", "ceil_tile"), "tile_floor": ("rounding_op_tile_init", "floor_tile")}
+                            "square", "eqz", "nez", "gtz", "gez", "ltz", "lez", "recip", "negative", "silu", "erfc",
+                            "softsign", "hardsigmoid", "signbit", "bitwise_not")},
+              **{f"tile_{op}": ("rounding_op_tile_init", f"{op}_tile") for op in ("ceil", "floor", "frac", "trunc")}}
 SFPU_BINARY = {f"tile_{op}": (f"{call}_init", call) for op, call in (
     ("add", "add_binary_tile"), ("sub", "sub_binary_tile"), ("mul", "mul_binary_tile"), ("div", "div_binary_tile"),
     ("maximum", "binary_max_tile"), ("minimum", "binary_min_tile"), ("pow", "power_binary_tile"),

@@ -174,7 +174,11 @@ SFPU_UNARY = {
     "gtz": lambda x: (x > 0).float(), "lez": lambda x: (x <= 0).float(), "gez": lambda x: (x >= 0).float(),
     "atan": torch.atan, "asin": torch.asin, "acos": torch.acos, "isinf": lambda x: torch.isinf(x).float(),
     "isnan": lambda x: torch.isnan(x).float(), "isfinite": lambda x: torch.isfinite(x).float(),
+    "erfc": torch.erfc, "softsign": lambda x: x / (1 + x.abs()), "hardsigmoid": lambda x: (x / 6 + 0.5).clamp(0, 1),
+    "signbit": lambda x: torch.signbit(x).float(), "frac": lambda x: x - torch.trunc(x), "trunc": torch.trunc,
+    "bitwise_not": lambda x: _int32(~x.long()),  # of si32 tiles
 }
+
 
 def _int32(x: torch.Tensor) -> torch.Tensor:
     """Integers as 32-bit two's complement holds them (the low 32 bits), as the dst register's floats."""

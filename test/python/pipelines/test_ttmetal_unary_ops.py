@@ -1,0 +1,40 @@
+"""SFPU unary ops on the kernel path that lower to one tt-metal call each (erfc, softsign, hardsigmoid, signbit,
+frac, trunc, silu, square, exp2, asin, acos; bitwise_not on si32 tiles), through the main pipeline and upstream's
+staged one, against torch in f32."""
+
+import pytest
+import torch
+
+from ttmlir.runtime.metal.program import run_program
+from ttmlir.target.ttmetal import translate
+
+from test_ttmetal_integer_ops import main_pipeline
+from test_ttmetal_stage_pipelines import staged
+
+SHAPE = (40, 96)
+FLOATS = {"erfc": torch.erfc, "softsign": lambda x: x / (1 + x.abs()),
+          "hardsigmoid": lambda x: (x / 6 + 0.5).clamp(0, 1), "signbit": lambda x: torch.signbit(x).float(),
+          "frac": lambda x: x - torch.trunc(x), "trunc": torch.trunc, "silu": torch.nn.functional.silu,
+          "square": torch.square, "exp2": torch.exp2, "asin": torch.asin, "acos": torch.acos}
+IN_UNIT = ("asin", "acos")  # defined on [-1, 1]
+
+
+def module_text(name: str, dtype: str) -> str:
+    t = f"tensor<{SHAPE[0]}x{SHAPE[1]}x{dtype}>"
+    return f"func.func @f(%a: {t}) -> {t} {{\n  %0 = \"ttir.{name}\"(%a) : ({t}) -> {t}\n  return %0 : {t}\n}}\n"
+
+
+@pytest.mark.parametrize("compile_", [main_pipeline, staged], ids=["main", "staged"])
+@pytest.mark.parametrize("name", FLOATS)
+def test_float_unary_op_matches_torch(name, compile_):
+    x = torch.randn(SHAPE, generator=torch.Generator().manual_seed(3)) * 3
+    x = x.clamp(-0.99, 0.99) if name in IN_UNIT else x
+    (out,), _ = run_program(translate(compile_(module_text(name, "f32"))), [x])
+    assert torch.allclose(out, FLOATS[name](x), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("compile_", [main_pipeline, staged], ids=["main", "staged"])
+def test_bitwise_not_of_integers(compile_):
+    x = torch.randint(-2 ** 20, 2 ** 20, SHAPE, generator=torch.Generator().manual_seed(4), dtype=torch.int32)
+    (out,), _ = run_program(translate(compile_(module_text("bitwise_not", "si32"))), [x])
+    assert torch.equal(out.to(torch.int32), ~x)
