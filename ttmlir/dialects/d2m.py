@@ -64,7 +64,7 @@ TILE_OPS = {
                                         "exp2", "asin", "acos")},
     "tile_recip": ("reciprocal", 1), "tile_negative": ("neg", 1),
     **{f"tile_{op}": (op, 2) for op in ("add", "div", "maximum", "minimum", "pow", "eq", "ne", "gt", "ge", "lt",
-                                        "le")},
+                                        "le", "atan2")},
     "tile_sub": ("subtract", 2), "tile_mul": ("multiply", 2),
     # of integer tiles
     **{f"tile_{op}": (op, 2) for op in ("bitwise_and", "bitwise_or", "bitwise_xor", "logical_left_shift",

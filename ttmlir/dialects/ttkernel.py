@@ -118,7 +118,7 @@ _SFPU_UNARY = ("exp", "log", "sqrt", "rsqrt", "recip", "abs", "negative", "relu"
                "hardsigmoid", "signbit", "bitwise_not")
 _SFPU_BINARY = ("add_binary_tile", "sub_binary_tile", "mul_binary_tile", "div_binary_tile", "binary_max_tile",
                 "binary_min_tile", "power_binary_tile", "eq_binary_tile", "ne_binary_tile", "gt_binary_tile",
-                "lt_binary_tile", "ge_binary_tile", "le_binary_tile")
+                "lt_binary_tile", "ge_binary_tile", "le_binary_tile", "atan2_binary_tile")
 # SFPU binary ops whose call takes the tiles' data format (a template argument in C++)
 DTYPE_BINARY = ("bitwise_and_binary_tile", "bitwise_or_binary_tile", "bitwise_xor_binary_tile",
                 "binary_left_shift_tile", "binary_right_shift_tile", "binary_logical_right_shift_tile")

@@ -1,6 +1,6 @@
-"""SFPU unary ops on the kernel path that lower to one tt-metal call each (erfc, softsign, hardsigmoid, signbit,
-frac, trunc, silu, square, exp2, asin, acos; bitwise_not on si32 tiles), through the main pipeline and upstream's
-staged one, against torch in f32."""
+"""SFPU ops on the kernel path that lower to one tt-metal call each (erfc, softsign, hardsigmoid, signbit, frac,
+trunc, silu, square, exp2, asin, acos; bitwise_not on si32 tiles; atan2 of two tiles), through the main pipeline and
+upstream's staged one, against torch in f32."""
 
 import pytest
 import torch
@@ -38,3 +38,14 @@ def test_bitwise_not_of_integers(compile_):
     x = torch.randint(-2 ** 20, 2 ** 20, SHAPE, generator=torch.Generator().manual_seed(4), dtype=torch.int32)
     (out,), _ = run_program(translate(compile_(module_text("bitwise_not", "si32"))), [x])
     assert torch.equal(out.to(torch.int32), ~x)
+
+
+@pytest.mark.parametrize("compile_", [main_pipeline, staged], ids=["main", "staged"])
+def test_atan2_of_two_tiles(compile_):
+    t = f"tensor<{SHAPE[0]}x{SHAPE[1]}xf32>"
+    text = (f"func.func @f(%a: {t}, %b: {t}) -> {t} {{\n  %0 = \"ttir.atan2\"(%a, %b) : ({t}, {t}) -> {t}\n"
+            f"  return %0 : {t}\n}}\n")
+    g = torch.Generator().manual_seed(5)
+    y, x = torch.randn(SHAPE, generator=g), torch.randn(SHAPE, generator=g)
+    (out,), _ = run_program(translate(compile_(text)), [y, x])
+    assert torch.allclose(out, torch.atan2(y, x), rtol=1e-5, atol=1e-6)

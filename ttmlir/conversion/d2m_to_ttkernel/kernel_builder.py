@@ -25,7 +25,7 @@ ZERO_COMPARISONS = ("eq", "ne", "gt", "ge", "lt", "le")
 SFPU_BINARY = {"add": "add_binary_tile", "subtract": "sub_binary_tile", "multiply": "mul_binary_tile",
                "div": "div_binary_tile", "maximum": "binary_max_tile", "minimum": "binary_min_tile",
                "pow": "power_binary_tile", "eq": "eq_binary_tile", "ne": "ne_binary_tile", "gt": "gt_binary_tile",
-               "ge": "ge_binary_tile", "bitwise_and": "bitwise_and_binary_tile", "bitwise_or": "bitwise_or_binary_tile",
+               "ge": "ge_binary_tile", "atan2": "atan2_binary_tile", "bitwise_and": "bitwise_and_binary_tile", "bitwise_or": "bitwise_or_binary_tile",
                "bitwise_xor": "bitwise_xor_binary_tile", "logical_left_shift": "binary_left_shift_tile",
                "logical_right_shift": "binary_logical_right_shift_tile", "right_shift": "binary_right_shift_tile"}
 SFPU_TERNARY = {"where": "where_tile"}  # (condition, true, false) in three dst slots

@@ -36,7 +36,7 @@ SFPU_BINARY = {f"tile_{op}": (f"{call}_init", call) for op, call in (
     ("add", "add_binary_tile"), ("sub", "sub_binary_tile"), ("mul", "mul_binary_tile"), ("div", "div_binary_tile"),
     ("maximum", "binary_max_tile"), ("minimum", "binary_min_tile"), ("pow", "power_binary_tile"),
     ("eq", "eq_binary_tile"), ("ne", "ne_binary_tile"), ("gt", "gt_binary_tile"), ("lt", "lt_binary_tile"),
-    ("ge", "ge_binary_tile"), ("le", "le_binary_tile"))}
+    ("ge", "ge_binary_tile"), ("le", "le_binary_tile"), ("atan2", "atan2_binary_tile"))}
 # integer tiles' bitwise ops and shifts: (init, call), the call told the tiles' format
 SFPU_BINARY |= {f"tile_{op}": (init, call) for op, init, call in (
     ("bitwise_and", "binary_bitwise_tile_init", "bitwise_and_binary_tile"),

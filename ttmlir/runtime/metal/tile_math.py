@@ -191,7 +191,7 @@ SFPU_BINARY = {
     "add_binary_tile": torch.add, "sub_binary_tile": torch.sub, "mul_binary_tile": torch.mul,
     "div_binary_tile": torch.div, "binary_max_tile": torch.maximum, "binary_min_tile": torch.minimum,
     "binary_max_int32_tile": torch.maximum, "binary_min_int32_tile": torch.minimum,
-    "power_binary_tile": torch.pow, "rsub_binary_tile": lambda a, b: b - a,
+    "power_binary_tile": torch.pow, "rsub_binary_tile": lambda a, b: b - a, "atan2_binary_tile": torch.atan2,
     "eq_binary_tile": lambda a, b: (a == b).float(), "ne_binary_tile": lambda a, b: (a != b).float(),
     "gt_binary_tile": lambda a, b: (a > b).float(), "lt_binary_tile": lambda a, b: (a < b).float(),
     "ge_binary_tile": lambda a, b: (a >= b).float(), "le_binary_tile": lambda a, b: (a <= b).float(),
