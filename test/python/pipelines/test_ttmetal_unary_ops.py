@@ -1,6 +1,6 @@
 """SFPU ops on the kernel path that lower to one tt-metal call each (erfc, softsign, hardsigmoid, signbit, frac,
-trunc, silu, square, exp2, asin, acos; bitwise_not on si32 tiles; atan2 of two tiles), through the main pipeline and
-upstream's staged one, against torch in f32."""
+trunc, silu, square, exp2, asin, acos; bitwise_not on si32 tiles; atan2 of two tiles) and a clamp between tensors
+(a maximum then a minimum), through the main pipeline and upstream's staged one, against torch in f32."""
 
 import pytest
 import torch
@@ -49,3 +49,15 @@ def test_atan2_of_two_tiles(compile_):
     y, x = torch.randn(SHAPE, generator=g), torch.randn(SHAPE, generator=g)
     (out,), _ = run_program(translate(compile_(text)), [y, x])
     assert torch.allclose(out, torch.atan2(y, x), rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("compile_", [main_pipeline, staged], ids=["main", "staged"])
+def test_clamp_between_tensors(compile_):
+    t, row = f"tensor<{SHAPE[0]}x{SHAPE[1]}xf32>", f"tensor<1x{SHAPE[1]}xf32>"
+    text = (f"func.func @f(%a: {t}, %lo: {row}, %hi: {t}) -> {t} {{\n  %0 = \"ttir.clamp_tensor\"(%a, %lo, %hi) : "
+            f"({t}, {row}, {t}) -> {t}\n  return %0 : {t}\n}}\n")
+    g = torch.Generator().manual_seed(6)
+    x, low = torch.randn(SHAPE, generator=g), torch.randn(1, SHAPE[1], generator=g) - 0.5
+    high = low + torch.rand(SHAPE, generator=g)
+    (out,), _ = run_program(translate(compile_(text)), [x, low, high])
+    assert torch.equal(out, torch.minimum(torch.maximum(x, low), high))

@@ -55,6 +55,7 @@ from ttmlir.conversion.ttir_to_d2m.conv2d import CONVOLUTIONS
 from ttmlir.conversion.ttir_to_d2m.pool2d import POOLS
 from ttmlir.conversion.ttir_to_d2m.conv_transpose2d import TRANSPOSED_CONVOLUTIONS
 from ttmlir.conversion.ttir_to_d2m.logical import LOGICAL
+from ttmlir.conversion.ttir_to_d2m.clamp import CLAMPS
 from ttmlir.conversion.ttir_to_d2m.float_indices import FLOAT_INDICES
 from ttmlir.conversion.ttir_to_d2m.reductions import ROW_REDUCTIONS
 from ttmlir.conversion.ttir_to_d2m.topk import MULTI_RESULT
@@ -68,7 +69,7 @@ TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items(
 ARITY = {mnemonic: arity for mnemonic, (_, arity) in d2m.TILE_OPS.items()} | {"tile_where": 3}
 # elementwise ops: name -> (compute, tile operands), one tile op each or several (files of their own)
 ELEMENTWISE = {name: (_elementwise(tile_op, ARITY[tile_op]), ARITY[tile_op])
-               for name, tile_op in TILE_OF.items()} | LOGICAL
+               for name, tile_op in TILE_OF.items()} | LOGICAL | CLAMPS
 FILLS = {"zeros": 0.0, "ones": 1.0}  # and full, with its fill_value
 FLOATS = (Float32Type(), BFloat16Type())
 ELEMENTS = (*FLOATS, IntegerType(32), IntegerType(32, Signedness.SIGNED))
