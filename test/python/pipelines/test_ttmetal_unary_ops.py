@@ -1,6 +1,6 @@
 """SFPU ops on the kernel path that lower to one tt-metal call each (erfc, softsign, hardsigmoid, signbit, frac,
 trunc, silu, square, exp2, asin, acos; bitwise_not on si32 tiles; atan2 of two tiles) and a clamp between tensors
-(a maximum then a minimum), through the main pipeline and upstream's staged one, against torch in f32."""
+or scalars (a maximum then a minimum), through the main pipeline and upstream's staged one, against torch in f32."""
 
 import pytest
 import torch
@@ -61,3 +61,14 @@ def test_clamp_between_tensors(compile_):
     high = low + torch.rand(SHAPE, generator=g)
     (out,), _ = run_program(translate(compile_(text)), [x, low, high])
     assert torch.equal(out, torch.minimum(torch.maximum(x, low), high))
+
+
+@pytest.mark.parametrize("dtype", ["f32", "bf16"])
+def test_clamp_between_scalars(dtype):
+    """On the main pipeline (the staged path's DST allocation does not place a scalar-broadcast operand yet)."""
+    t = f"tensor<{SHAPE[0]}x{SHAPE[1]}x{dtype}>"
+    text = (f"func.func @f(%a: {t}) -> {t} {{\n  %0 = \"ttir.clamp_scalar\"(%a) <{{min = -0.5 : f32, max = 1.25 : f32}}> "
+            f": ({t}) -> {t}\n  return %0 : {t}\n}}\n")
+    x = torch.randn(SHAPE, generator=torch.Generator().manual_seed(8)).to(torch.bfloat16).float()
+    (out,), _ = run_program(translate(main_pipeline(text)), [x])
+    assert torch.equal(out.float(), x.clamp(-0.5, 1.25))

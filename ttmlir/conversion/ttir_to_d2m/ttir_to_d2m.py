@@ -455,6 +455,11 @@ class TTIRToD2MPass(ModulePass):
             maps, iterators = [_map(2, 0, 1)] * 2, ["parallel"] * 2
         elif name in FAMILIES:
             compute, maps, iterators, ins = FAMILIES[name](op, tensors)
+        elif name == "clamp_scalar" and len(tensors) == 1:  # between two bound tiles made on the device
+            low, high = (_scaler(scalar(op.prop(bound)), result.type.element_type) for bound in ("min", "max"))
+            new = [*low[0], *high[0]]
+            compute, ins = CLAMPS["clamp_tensor"][0], [*tensors, low[1], high[1]]
+            maps, iterators = [_map(2, 0, 1), _map(2, None, None), _map(2, None, None), _map(2, 0, 1)], ["parallel"] * 2
         elif name in ELEMENTWISE and len(tensors) == ELEMENTWISE[name][1]:
             compute, ins = integer_comparison(name, tensors) or ELEMENTWISE[name][0], tensors
             maps = [_broadcast_map(v.type, result.type, op) for v in tensors] + [_map(2, 0, 1)]
@@ -481,7 +486,7 @@ class TTIRToD2MPass(ModulePass):
         else:
             grid = (1,) * len(iterators)
         for value, amap in zip(ins, maps):
-            if value is scaler_of(ins):  # made on the device
+            if isinstance(value.type.encoding, ttcore.MetalLayoutAttr):  # made on the device (a scaler, a bound)
                 device_ins.append(value)
             elif self.ttnn_mode:  # a TTNN tensor, seen where TTNN holds it and viewed on the program's grid
                 new.append(_ttnn_metal(value, device, op))
