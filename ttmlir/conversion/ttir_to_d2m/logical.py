@@ -6,15 +6,7 @@ the one tile op `d2m.tile_logical_not` (the pass's TILE_OF)."""
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import AffineMapAttr
-from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as LinalgYieldOp
-from xdsl.ir import Block, Operation, Region, SSAValue
-
-from ttmlir.conversion.ttir_to_d2m.tiles import TILE_CLASSES, spread_leaves
-from ttmlir.dialects.d2m_tile_extra import EXTRA_TILE_OPS
-
-CLASSES = {**TILE_CLASSES, **{c.name.removeprefix("d2m."): c for c in EXTRA_TILE_OPS}}
+from ttmlir.conversion.ttir_to_d2m.tiles import tile_chain
 
 # op -> (the tile op combining the operands' truths, whether the combination's own truth is taken)
 LOGICAL_TILE_OPS = {"logical_and": ("tile_mul", False), "logical_or": ("tile_add", True),
@@ -22,28 +14,13 @@ LOGICAL_TILE_OPS = {"logical_and": ("tile_mul", False), "logical_or": ("tile_add
 
 
 def _logical(combine: str, truth_of_result: bool):
-    """A linalg.generic over two loaded blocks computing a binary logical op on each pair of tiles."""
+    """Each pair of tiles' truths combined (and the combination's truth taken)."""
 
-    def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
-        tile = out.type.element_type
-        body = Block(arg_types=[*(v.type.element_type for v in loaded), tile])
+    def chain(made, leaves):
+        result = made(combine, *(made("tile_nez", leaf) for leaf in leaves))
+        return made("tile_nez", result) if truth_of_result else result
 
-        def made(mnemonic: str, *operands: SSAValue) -> SSAValue:
-            op = CLASSES[mnemonic].create(operands=list(operands), result_types=[tile])
-            body.add_op(op)
-            return op.results[0]
-
-        truths = [made("tile_nez", leaf) for leaf in spread_leaves(body, maps)]
-        result = made(combine, *truths)
-        if truth_of_result:
-            result = made("tile_nez", result)
-        body.add_op(LinalgYieldOp(result))
-        generic = LinalgGenericOp(loaded, [out], Region(body), maps,
-                                  [IteratorTypeAttr.parallel()] * maps[-1].data.num_dims, [out.type])
-        ops.append(generic)
-        return generic.res[0]
-
-    return compute
+    return tile_chain(chain)
 
 
 # name -> (compute, tile operands), as the pass's elementwise ops

@@ -5,6 +5,7 @@ spread within their tiles by `d2m.tile_bcast`). Kept apart from the pass so the 
 from __future__ import annotations
 
 import math
+from typing import Callable
 
 from xdsl.dialects.builtin import (AffineMapAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr,
                                    Float32Type, IntegerType, TensorType, i64)
@@ -16,9 +17,12 @@ from xdsl.ir.affine import AffineConstantExpr, AffineExpr, AffineMap
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
 from ttmlir.dialects.d2m_tile_bcast import TileBcastOp, TileBcastTypeAttr
+from ttmlir.dialects.d2m_tile_extra import EXTRA_TILE_OPS
 
 TILE = 32
 TILE_CLASSES = {**d2m.TILE_OP_CLASSES, "tile_where": TileWhereOp}
+# every tile op a chain of them may make (the comparisons with zero too)
+TILE_OP_MAKERS = {**TILE_CLASSES, **{c.name.removeprefix("d2m."): c for c in EXTRA_TILE_OPS}}
 
 
 def metal_type(shape: tuple[int, ...], element: Attribute, memory: str, grid: tuple[int, int] = (1, 1)) -> TensorType:
@@ -66,22 +70,33 @@ def spread_leaves(body: Block, maps: list[AffineMapAttr]) -> list[SSAValue]:
     return leaves
 
 
-def _elementwise(tile_op: str, arity: int):
-    """A linalg.generic over the loaded blocks, `tile_op` on each tile (each block indexed as the generic's own
-    map reads it: an operand broadcast along the rows or columns reads one block for all, and each of its tiles
-    spread over the whole tile by a `d2m.tile_bcast`; a transposed one swaps them)."""
+def tile_chain(chain: Callable[[Callable[..., SSAValue], list[SSAValue]], SSAValue]):
+    """A linalg.generic over the loaded blocks computing `chain(made, leaves)` on each tile: `leaves` the operands'
+    tiles (each block indexed as the generic's own map reads it: an operand broadcast along the rows or columns
+    reads one block for all, and each of its tiles spread over the whole tile by a `d2m.tile_bcast`; a transposed
+    one swaps them), `made(mnemonic, *operands)` a tile op's result."""
 
     def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
         tile = out.type.element_type
         body = Block(arg_types=[*(v.type.element_type for v in loaded), tile])
-        op = TILE_CLASSES[tile_op].create(operands=spread_leaves(body, maps), result_types=[tile])
-        body.add_ops([op, LinalgYieldOp(op.results[0])])
+
+        def made(mnemonic: str, *operands: SSAValue) -> SSAValue:
+            op = TILE_OP_MAKERS[mnemonic].create(operands=list(operands), result_types=[tile])
+            body.add_op(op)
+            return op.results[0]
+
+        body.add_op(LinalgYieldOp(chain(made, spread_leaves(body, maps))))
         generic = LinalgGenericOp(loaded, [out], Region(body), maps,
                                   [IteratorTypeAttr.parallel()] * maps[-1].data.num_dims, [out.type])
         ops.append(generic)
         return generic.res[0]
 
     return compute
+
+
+def _elementwise(tile_op: str, arity: int):
+    """`tile_op` on each tile (`tile_chain`)."""
+    return tile_chain(lambda made, leaves: made(tile_op, *leaves))
 
 
 def masked(value: SSAValue, fill: str | None, along: int) -> list[Operation]:
