@@ -38,6 +38,7 @@ class Grid:
         self.exact = exact  # f32 tile math instead of the hardware's numerics
         self.shape = grid or self.facts.grid
         self.cores: dict[tuple[int, int], Core] = {}
+        self.node_l1s: dict[tuple[int, int], numpy.ndarray] = {}  # NoC node (x, y) -> its worker's L1, when it is one
         self.dram: dict[tuple[int, int], torch.Tensor] = {}  # (bank, page) -> bytes, made on first write
         self.dram_views: dict[tuple[int, int], tuple] = {}  # (bank, page) -> (the page, its memory as numpy)
         self.dram_page_limit: int | None = None
@@ -78,6 +79,17 @@ class Grid:
                              f"core of the {self.shape[0]}x{self.shape[1]} grid nor a DRAM bank")
         self.check_l1(addr, size, f"core ({cy},{cx})")
         return "l1", self.core(cy, cx), addr
+
+    def l1_of_node(self, x: int, y: int) -> numpy.ndarray | None:
+        """The L1 (as numpy bytes) of the worker core at NoC node (x, y), None for any other node (`resolve`'s rule)."""
+        held = self.node_l1s.get((x, y))
+        if held is None:
+            oy, ox = self.facts.coord_translation_offsets
+            if x == 0 and y < self.facts.num_dram_channels or not (0 <= y - oy < self.shape[0] and
+                                                                    0 <= x - ox < self.shape[1]):
+                return None
+            held = self.node_l1s[(x, y)] = self.core(y - oy, x - ox).l1_np
+        return held
 
     def check_l1(self, addr: int, size: int, where: str) -> None:
         if addr < 0 or size < 0 or addr + size > self.facts.l1_size:

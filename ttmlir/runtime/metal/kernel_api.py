@@ -257,10 +257,8 @@ class KernelApi(TopkTiles):
         return max(a, b)
 
     # tt-metal's Noc object API: `noc0.async_read(endpoint, CoreLocalMem<uint32_t>(dst), size, {far side}, {})`,
-    # the far side's fields named by the kind of endpoint the kernel declared
-    @staticmethod
-    def CoreLocalMem_t(_type: str, addr: int) -> int:
-        return int(addr)
+    # the far side's fields named by the kind of endpoint the kernel declared (the kernel compiler passes a
+    # CoreLocalMem as its address)
 
     # tt-metal's TensorAccessor: over an interleaved DRAM buffer page p is in bank p % banks at row p / banks; over
     # a sharded one, page p (row-major over the tensor) is in the shard holding it, on that shard's core
@@ -324,6 +322,18 @@ class KernelApi(TopkTiles):
         return self.grid.noc_addr(args["noc_x"], args["noc_y"], args["addr"])
 
     def noc_object_read(self, noc: int, endpoint: str, dst_l1: int, size: int, src_args, _dst_args) -> None:
+        if endpoint == "unicast" and type(src_args) is dict and src_args.keys() == _UNICAST_FIELDS:
+            # the kernels' most frequent call (row gathers read a row at a time): a read from a worker's L1 whole
+            # within both L1s done here; anything else (and every error) takes the general path
+            source, addr = self.grid.l1_of_node(src_args["noc_x"], src_args["noc_y"]), src_args["addr"]
+            if source is not None and 0 <= addr and addr + size <= self.l1_size and 0 <= dst_l1 and \
+                    dst_l1 + size <= self.l1_size and size >= 0:
+                self.l1_bytes[dst_l1:dst_l1 + size] = source[addr:addr + size]
+                self.grid.events += 1
+                self.noc_bytes += size
+                self.pending_reads.append(self.cycles + NOC_LATENCY + -(-size // NOC_BYTES_PER_CYCLE))
+                self.cycles += 1
+                return
         self.noc_async_read(self._far(endpoint, src_args, "async_read"), dst_l1, size, noc)
 
     @staticmethod
@@ -958,6 +968,7 @@ def _trid(options: str, values, call: str) -> int | None:
 
 
 # the fields naming a NoC endpoint's far side, by the kind of endpoint
+_UNICAST_FIELDS = {"noc_x": 0, "noc_y": 0, "addr": 0}.keys()
 _ENDPOINT_FIELDS = {kind: (fields, frozenset(fields)) for kind, fields in
                     {"unicast": ("noc_x", "noc_y", "addr"), "dram": ("bank_id", "addr"),
                      "mcast": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "addr")}.items()}

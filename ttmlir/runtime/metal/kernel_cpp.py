@@ -204,6 +204,8 @@ _INTEGER = re.compile(r"\(?-?\d+\)?")
 
 # the kernel API's integer globals a kernel reads (tt-metal declares the logical coordinates uint8_t)
 _API_CONSTANT_RANGES = {"my_logical_x_": (0, 255), "my_logical_y_": (0, 255), "noc_index": (0, 1)}
+# the API's globals every kernel has: read once per function call, not at every use
+_API_GLOBALS = frozenset({"my_x", "my_y", *_API_CONSTANT_RANGES})
 
 
 def _int_type_range(ctype: str) -> tuple[int, int] | None:
@@ -233,6 +235,22 @@ def _cmod(a, b):
     return a - _cdiv(a, b) * b if isinstance(a, int) and isinstance(b, int) else float.__mod__(float(a), b)
 
 
+def _fold(a: str, op: str, b: str, integers: bool) -> str:
+    """`a op b` in Python, computed here when both are integer literals and, when both are integers, without the
+    operation when one side is its identity (x + 0, x * 1, ...)."""
+    left, right = (int(t.strip("()")) if _INTEGER.fullmatch(t) else None for t in (a, b))
+    if left is not None and right is not None and op in ("+", "-", "*"):
+        value = left + right if op == "+" else left - right if op == "-" else left * right
+        return str(value) if value >= 0 else f"({value})"
+    if not integers:
+        return f"({a} {op} {b})"
+    if right == 0 and op in ("+", "-") or right == 1 and op == "*":
+        return a
+    if left == 0 and op == "+" or left == 1 and op == "*":
+        return b
+    return f"({a} {op} {b})"
+
+
 def _op(node: Tree) -> str:
     """The operator of a binary or assignment node (its middle child, an operator rule holding one token)."""
     return str(node.children[1].children[0])
@@ -251,6 +269,7 @@ class _Emitter:
         self.converted: dict[str, tuple[int, bool]] = {}  # an emitted conversion -> the (bits, signed) it gives
         self.params: set[str] = set()  # the running function's parameters (their values are not converted)
         self.single: set[str] = set()  # its variables declared once, with a value, and never assigned
+        self.literals: dict[str, str] = {}  # such a variable whose value is an integer literal -> the literal
         self.value_ranges: dict[str, tuple[int, int]] = {}  # the values such an integer variable may hold
         # (scope, counted loop's variable) -> the values it takes (Python's range: not converted), None if unknown
         self.loop_ranges: dict[tuple[int, str], tuple[int, int] | None] = {}
@@ -286,10 +305,13 @@ class _Emitter:
         params = [c for c in node.children if isinstance(c, Tree) and c.data == "param"]
         self.types.append({str(p.children[1]): self.type_name(p.children[0]) for p in params})
         self.params = set(self.types[-1])
-        self.single, self.value_ranges = self.single_assignments(body), {}
+        self.single, self.value_ranges, self.literals = self.single_assignments(body), {}, {}
         args = ", ".join(["api"] + [f"c_{p.children[1]}" for p in params])
         self.emit(0, f"def f_{name}({args}):", node)
         self.emit(1, "if False: yield")  # a generator even when it never waits
+        used = {self.qname(sub.children[0]) for sub in body.iter_subtrees() if sub.data == "name"}
+        for global_name in sorted(used & _API_GLOBALS):
+            self.emit(1, f"_k_{global_name} = api.constant({global_name!r})")
         self.block(body, 1)
         self.types.pop()
 
@@ -348,8 +370,13 @@ class _Emitter:
         (there C and Python agree), tested inline for a signed dividend; else the helper's full C semantics."""
         a, b, helper = self.expr(left), self.expr(right), "_cdiv" if op == "/" else "_cmod"
         dividend, divisor = self.int_range(left), self.int_range(right)
+        if _INTEGER.fullmatch(a) and _INTEGER.fullmatch(b) and int(b.strip("()")):  # two constants: computed here
+            value = (_cdiv if op == "/" else _cmod)(int(a.strip("()")), int(b.strip("()")))
+            return str(value) if value >= 0 else f"({value})"
         if dividend is None or divisor is None or divisor[0] <= 0:
             return f"{helper}({a}, {b})"
+        if divisor == (1, 1):  # an integer over 1: itself, remainder 0
+            return a if op == "/" else "0"
         py_op = "//" if op == "/" else "%"
         if dividend[0] >= 0:
             return f"({a} {py_op} {b})"
@@ -408,6 +435,9 @@ class _Emitter:
                     if name in self.single and bounds is not None:  # what the conversion leaves it
                         self.value_ranges[name] = held if held and bounds[0] <= held[0] and held[1] <= bounds[1] \
                             else bounds
+                        if _INTEGER.fullmatch(value):  # a constant: its uses read the literal
+                            self.literals[name] = value if not value.startswith("-") else f"({value})"
+                            continue
                 self.emit(indent, f"c_{name} = {value}", node)
         elif kind == "expr_stmt":
             self.emit(indent, self.expr(node.children[0], statement=True), node)
@@ -607,14 +637,15 @@ class _Emitter:
         if kind == "name":
             name = self.qname(node.children[0])
             if self.lookup(name) is None:
-                return f"api.constant({name!r})"
-            return f"c_{name}"
+                return f"_k_{name}" if name in _API_GLOBALS else f"api.constant({name!r})"
+            return self.literals.get(name, f"c_{name}")
         if kind == "binop":
             left, _, right = node.children
             op = _op(node)
             if op in ("/", "%"):
                 return self.divide(left, right, op)
-            return f"({self.expr(left)} {op} {self.expr(right)})"
+            return _fold(self.expr(left), op, self.expr(right),
+                         self.int_range(left) is not None and self.int_range(right) is not None)
         if kind in ("or_", "and_"):
             return f"({self.expr(node.children[0])} {'or' if kind == 'or_' else 'and'} {self.expr(node.children[1])})"
         if kind == "conditional":
@@ -734,6 +765,8 @@ class _Emitter:
         else:
             name, template = self.qname(callee).split("::")[-1], None
         args = [self.expr(a) for a in args if a is not None]
+        if name == "CoreLocalMem":  # a local address as the NoC object API takes it: the address itself
+            return f"int({args[0]})"
         if name in ("static_cast", "reinterpret_cast"):
             return self.cast(template.replace("volatile", "").replace("tt_l1_ptr", "").replace("const", "")
                              .replace(" ", ""), args[0])

@@ -86,25 +86,53 @@ def run_words(source: str, count: int, args: tuple = ()) -> list[int]:
 def test_integer_division_keeps_c_semantics_where_it_compiles_to_python_division():
     source = """void kernel_main() {
       volatile tt_l1_ptr int32_t* out = reinterpret_cast<volatile tt_l1_ptr int32_t*>(1024);
-      int32_t seven = 7;
+      int32_t seven = get_arg_val<uint32_t>(0);
       int32_t minus = 0 - seven;
-      uint32_t big = 4000000000;
-      size_t four = 4;
+      uint32_t big = get_arg_val<uint32_t>(1);
+      size_t four = get_arg_val<uint32_t>(2);
       for (uint32_t i = 0; i < 4; i += 1) {
-        uint32_t row = i / four;
-        uint32_t col = i % four;
+        uint32_t row = i / 4;
+        uint32_t col = i % 4;
         out[i] = row * 10 + col;
       }
       out[4] = minus / 2;
       out[5] = minus % 2;
       out[6] = big / 3;
       out[7] = big % 7;
+      out[8] = 7 / four;
     }"""
     python = compile_kernel(source, "ints", frozenset()).python
-    assert "(c_i // c_four)" in python and "(c_i % c_four)" in python  # both known non-negative
+    assert "(c_i // 4)" in python and "(c_i % 4)" in python  # both known non-negative
     assert "(c_minus // 2 if c_minus >= 0 else _cdiv(c_minus, 2))" in python  # signed: tested where it runs
-    assert "c_row = (c_i // c_four)" in python  # an unsigned quotient of unsigned values needs no conversion
-    assert run_words(source, 8) == [0, 1, 2, 3, -3, -1, 1333333333, 4000000000 % 7]
+    assert "c_row = (c_i // 4)" in python  # an unsigned quotient of unsigned values needs no conversion
+    assert "_cdiv(7, c_four)" in python  # a divisor that may be 0
+    assert run_words(source, 9, (7, 4000000000, 4)) == [0, 1, 2, 3, -3, -1, 1333333333, 4000000000 % 7, 1]
+
+
+def test_constants_fold_as_c_computes_them():
+    """A local declared once with a constant value is that constant where it is read; operations on constants are
+    computed when the kernel compiles (C's truncating division), an integer's identities (x * 1, x / 1, x + 0)
+    dropped and the API's coordinates read once: the values are those the C program computes."""
+    source = """void kernel_main() {
+      volatile tt_l1_ptr int32_t* out = reinterpret_cast<volatile tt_l1_ptr int32_t*>(1024);
+      int32_t seven = 7;
+      int32_t minus = 0 - seven;
+      size_t one = 1;
+      size_t x = my_logical_x_ * one + 0;
+      out[0] = minus / 2;
+      out[1] = minus % 2;
+      out[2] = x / one;
+      out[3] = x % one;
+      out[4] = seven * 3 - 30;
+      out[5] = my_logical_y_;
+    }"""
+    python = compile_kernel(source, "ints", frozenset()).python
+    assert "c_seven" not in python and "c_one" not in python  # the constants are not locals
+    assert "api.store(c_out, 0, (-3))" in python and "api.store(c_out, 1, (-1))" in python
+    assert "c_x = _k_my_logical_x_" in python and python.count("api.constant(") == 2
+    grid, core = Grid(), (3, 2)
+    grid.run(Program((KernelLaunch("ints", source, "brisc", (core,)),)))
+    assert grid.core(*core).l1[1024:1048].view(torch.int32).tolist() == [-3, -1, 2, 0, -9, 3]
 
 
 def test_a_divisor_that_may_be_zero_keeps_the_c_helper():
