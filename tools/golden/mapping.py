@@ -406,7 +406,7 @@ UNARY_GOLDENS = {
     "silu": lambda a: a / (1 + torch.exp(-a)), "sign": torch.sign, "signbit": lambda a: _flag(a.signbit()),
     "sin": torch.sin, "asin": torch.asin, "asinh": torch.asinh, "sqrt": torch.sqrt, "square": lambda a: a * a,
     "log": torch.log, "log1p": torch.log1p, "expm1": torch.expm1, "exp": torch.exp, "exp2": lambda a: 2 ** a,
-    "selu": F.selu, "erf": torch.erf, "erfc": lambda a: 1 - torch.erf(a),
+    "erf": torch.erf, "erfc": lambda a: 1 - torch.erf(a),
 }
 BINARY_GOLDENS = {
     "add": lambda a, b: a + b, "subtract": lambda a, b: a - b, "multiply": lambda a, b: a * b,
@@ -454,6 +454,7 @@ GOLDEN_MAPPINGS: dict[str, Golden] = {
        for name in (*BINARY_NAMES, "right_shift")},
     **{name: _reduction(fn) for name, fn in REDUCTION_GOLDENS.items()},
     "leaky_relu": lambda x, a: F.leaky_relu(x["input"], a["parameter"]),
+    "selu": lambda x, a: a["scale"] * torch.where(x["input"] > 0, x["input"], a["alpha"] * torch.expm1(x["input"])),
     "typecast": lambda x, a: x["input"],
     "where": lambda x, a: torch.where(x["first"] != 0, x["second"], x["third"]),
     "clamp_scalar": lambda x, a: torch.clamp(x["input"], a["min"], a["max"]),

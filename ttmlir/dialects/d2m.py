@@ -63,6 +63,8 @@ TILE_OPS = {
                                         "hardsigmoid", "signbit", "frac", "trunc", "bitwise_not", "silu", "square",
                                         "exp2", "asin", "acos")},
     "tile_recip": ("reciprocal", 1), "tile_negative": ("neg", 1),
+    # with scalar attributes (TILE_OP_PROPERTIES): clamp_scalar's bounds, selu's scale and alpha
+    "tile_clamp_scalar": ("clamp_scalar", 1), "tile_selu": ("selu", 1),
     **{f"tile_{op}": (op, 2) for op in ("add", "div", "maximum", "minimum", "pow", "eq", "ne", "gt", "ge", "lt",
                                         "le", "atan2")},
     "tile_sub": ("subtract", 2), "tile_mul": ("multiply", 2),
@@ -744,8 +746,12 @@ class _ScalarIdentityCanonicalization(HasCanonicalizationPatternsTrait):
         return (FoldScalarIdentity(),)
 
 
-# tile ops' properties: tile_matmul_block's B block may be read transposed
-TILE_OP_PROPERTIES = {"tile_matmul_block": {"transpose_b": lambda: opt_prop_def(BoolAttr)}}
+# tile ops' properties: tile_matmul_block's B block may be read transposed; tile_clamp_scalar's bounds are f32 (float
+# tiles) or i32 (integer tiles), tile_selu's scale and alpha f32
+TILE_OP_PROPERTIES = {"tile_matmul_block": {"transpose_b": lambda: opt_prop_def(BoolAttr)},
+                      "tile_clamp_scalar": {"min": lambda: prop_def(FloatAttr | IntegerAttr),
+                                            "max": lambda: prop_def(FloatAttr | IntegerAttr)},
+                      "tile_selu": {"scale": lambda: prop_def(FloatAttr), "alpha": lambda: prop_def(FloatAttr)}}
 
 
 def _tile_op(mnemonic: str, family: str) -> type[TileOp]:

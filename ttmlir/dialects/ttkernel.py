@@ -198,6 +198,10 @@ OPS: dict[str, tuple[str, ...]] = {
     "sub_int_tile_init": (), "sub_int_tile": ("dst0_index", "dst1_index", "odst_index", "dtype=dtype"),
     # a DST tile and a scalar (its 32 bits: a float's, or an integer), in place; power takes an integer exponent
     "binop_with_scalar_tile_init": (), "power_tile_init": (), "power_tile": ("dst_index", "param"),
+    # a DST tile between two bounds (a float's bits, or integers for clamp_tile_int32); selu's scale and alpha bits
+    "clamp_tile_init": (), "clamp_tile": ("dst_index", "min_param", "max_param"),
+    "clamp_tile_int32": ("dst_index", "min_param", "max_param"),
+    "selu_tile_init": (), "selu_tile": ("tile_index", "scale", "alpha"),
     **{f"{op}_unary_tile": ("dst_index", "param") for op in ("add", "sub", "mul", "div")},
     **{f"{op}_unary_tile_int32": ("dst_index", "param") for op in ("add", "sub")},
     "mul_int_tile_init": ("dtype=dtype",), "mul_int_tile": ("dst0_index", "dst1_index", "odst_index", "dtype=dtype"),

@@ -44,7 +44,7 @@ def op(name, family, operands="input", props="", results="result", ttnn="=", sum
 
 UNARY_NAMES = ("abs cbrt ceil cos acos floor frac trunc gelu isfinite logical_not bitwise_not mish neg tan atan "
                "tanh reciprocal relu relu6 rsqrt sigmoid softsign hardsigmoid silu sign signbit sin asin asinh "
-               "sqrt square log log1p expm1 exp exp2 selu erf erfc").split()
+               "sqrt square log log1p expm1 exp exp2 erf erfc").split()
 BINARY_NAMES = {"add": "add", "subtract": "subtract", "multiply": "multiply", "div": "divide",
                 "maximum": "maximum", "minimum": "minimum", "remainder": "remainder", "pow": "pow_tensor",
                 "atan2": "atan2", "eq": "eq", "ne": "ne", "ge": "ge", "gt": "gt", "le": "le", "lt": "lt",
@@ -110,6 +110,7 @@ GATHER_PROPS = ("offset_dims:i64_darray? collapsed_slice_dims:i64_darray? operan
 TTIR_OPS: tuple[OpRow, ...] = (
     *(op(n, "unary") for n in UNARY_NAMES),
     op("leaky_relu", "unary", props="parameter:f32"),
+    op("selu", "unary", props="scale:f32=1.0507009873390197 alpha:f32=1.6732635498046875"),
     op("typecast", "unary", props="conservative_folding:bool=false"),
     # each element's bits read as the result's element type (of the same width)
     op("bitcast_convert", "bitcast"),

@@ -192,7 +192,7 @@ UNARY = {
     "hardsigmoid": F.hardsigmoid, "silu": F.silu, "sign": torch.sign, "signbit": lambda a: torch.signbit(a).float(),
     "sin": torch.sin, "asin": torch.asin, "asinh": torch.asinh, "sqrt": torch.sqrt, "square": torch.square,
     "log": torch.log, "log1p": torch.log1p, "expm1": torch.expm1, "exp": torch.exp, "exp2": torch.exp2,
-    "selu": F.selu, "erf": torch.erf, "erfc": torch.erfc,
+    "erf": torch.erf, "erfc": torch.erfc,
 }
 
 BINARY = {
@@ -704,6 +704,7 @@ KERNELS: dict[str, Kernel] = {
     **{name: _binary(fn) for name, fn in BINARY.items()},
     **{name: _reduce(fn) for name, fn in REDUCTIONS.items()},
     "leaky_relu": lambda x, t: F.leaky_relu(x["input"], t.parameter),
+    "selu": lambda x, t: t.scale * torch.where(x["input"] > 0, x["input"], t.alpha * torch.expm1(x["input"])),
     "gelu_bw": lambda x, t: torch.ops.aten.gelu_backward(x["lhs"], x["rhs"], approximate=t.approximate),
     "dropout": lambda x, t: _dropout(x["input"], t.prob, t.scale, t.seed),
     "pow_scalar": lambda x, t: torch.pow(x["input"], _number(t.rhs)),

@@ -9467,8 +9467,22 @@ class EltwiseUnaryOp(object):
             return obj
         return None
 
+    # EltwiseUnaryOp
+    def Scale(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(28))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 1.0507009873390197
+
+    # EltwiseUnaryOp
+    def Alpha(self):
+        o = flatbuffers.number_types.UOffsetTFlags.py_type(self._tab.Offset(30))
+        if o != 0:
+            return self._tab.Get(flatbuffers.number_types.Float32Flags, o + self._tab.Pos)
+        return 1.6732635498046875
+
 def EltwiseUnaryOpStart(builder):
-    builder.StartObject(12)
+    builder.StartObject(14)
 
 def EltwiseUnaryOpAddType(builder, type):
     builder.PrependUint32Slot(0, type, 0)
@@ -9506,6 +9520,12 @@ def EltwiseUnaryOpAddDtype(builder, dtype):
 def EltwiseUnaryOpAddMemoryConfig(builder, memoryConfig):
     builder.PrependUOffsetTRelativeSlot(11, flatbuffers.number_types.UOffsetTFlags.py_type(memoryConfig), 0)
 
+def EltwiseUnaryOpAddScale(builder, scale):
+    builder.PrependFloat32Slot(12, scale, 1.0507009873390197)
+
+def EltwiseUnaryOpAddAlpha(builder, alpha):
+    builder.PrependFloat32Slot(13, alpha, 1.6732635498046875)
+
 def EltwiseUnaryOpEnd(builder):
     return builder.EndObject()
 
@@ -9532,6 +9552,8 @@ class EltwiseUnaryOpT(object):
         max = None,
         dtype = None,
         memoryConfig = None,
+        scale = 1.0507009873390197,
+        alpha = 1.6732635498046875,
     ):
         self.type = type  # type: int
         self.input = input  # type: Optional[TensorRefT]
@@ -9545,6 +9567,8 @@ class EltwiseUnaryOpT(object):
         self.max = max  # type: Union[None, 'FloatingPointTypeT', 'IntegralTypeT']
         self.dtype = dtype  # type: Optional[int]
         self.memoryConfig = memoryConfig  # type: Optional[MemoryConfigT]
+        self.scale = scale  # type: float
+        self.alpha = alpha  # type: float
 
     @classmethod
     def InitFromBuf(cls, buf, pos):
@@ -9582,6 +9606,8 @@ class EltwiseUnaryOpT(object):
         self.dtype = eltwiseUnaryOp.Dtype()
         if eltwiseUnaryOp.MemoryConfig() is not None:
             self.memoryConfig = MemoryConfigT.InitFromObj(eltwiseUnaryOp.MemoryConfig())
+        self.scale = eltwiseUnaryOp.Scale()
+        self.alpha = eltwiseUnaryOp.Alpha()
 
     # EltwiseUnaryOpT
     def Pack(self, builder):
@@ -9616,6 +9642,8 @@ class EltwiseUnaryOpT(object):
         EltwiseUnaryOpAddDtype(builder, self.dtype)
         if self.memoryConfig is not None:
             EltwiseUnaryOpAddMemoryConfig(builder, memoryConfig)
+        EltwiseUnaryOpAddScale(builder, self.scale)
+        EltwiseUnaryOpAddAlpha(builder, self.alpha)
         eltwiseUnaryOp = EltwiseUnaryOpEnd(builder)
         return eltwiseUnaryOp
 

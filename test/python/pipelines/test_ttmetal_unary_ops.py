@@ -1,6 +1,7 @@
 """SFPU ops on the kernel path that lower to one tt-metal call each (erfc, softsign, hardsigmoid, signbit, frac,
-trunc, silu, square, exp2, asin, acos; bitwise_not on si32 tiles; atan2 of two tiles) and a clamp between tensors
-or scalars (a maximum then a minimum), through the main pipeline and upstream's staged one, against torch in f32."""
+trunc, silu, square, exp2, asin, acos; bitwise_not on si32 tiles; atan2 of two tiles; clamp_scalar, relu6 and selu with
+their scalars as the call's parameters), a clamp between tensors (a maximum then a minimum) and composites (mish,
+isfinite, remainder), through the main pipeline and upstream's staged one, against torch in f32."""
 
 import pytest
 import torch
@@ -63,12 +64,50 @@ def test_clamp_between_tensors(compile_):
     assert torch.equal(out, torch.minimum(torch.maximum(x, low), high))
 
 
-@pytest.mark.parametrize("dtype", ["f32", "bf16"])
-def test_clamp_between_scalars(dtype):
-    """On the main pipeline (the staged path's DST allocation does not place a scalar-broadcast operand yet)."""
+@pytest.mark.parametrize("compile_", [main_pipeline, staged], ids=["main", "staged"])
+@pytest.mark.parametrize("dtype", ["f32", "bf16", "si32"])
+def test_clamp_between_scalars(dtype, compile_):
+    """One d2m.tile_clamp_scalar, its bounds the SFPU call's parameters (a float's bits; integers for si32 tiles)."""
     t = f"tensor<{SHAPE[0]}x{SHAPE[1]}x{dtype}>"
-    text = (f"func.func @f(%a: {t}) -> {t} {{\n  %0 = \"ttir.clamp_scalar\"(%a) <{{min = -0.5 : f32, max = 1.25 : f32}}> "
+    bounds = "min = -3 : i32, max = 5 : i32" if dtype == "si32" else "min = -0.5 : f32, max = 1.25 : f32"
+    text = (f"func.func @f(%a: {t}) -> {t} {{\n  %0 = \"ttir.clamp_scalar\"(%a) <{{{bounds}}}> "
             f": ({t}) -> {t}\n  return %0 : {t}\n}}\n")
-    x = torch.randn(SHAPE, generator=torch.Generator().manual_seed(8)).to(torch.bfloat16).float()
-    (out,), _ = run_program(translate(main_pipeline(text)), [x])
-    assert torch.equal(out.float(), x.clamp(-0.5, 1.25))
+    g = torch.Generator().manual_seed(8)
+    x = torch.randint(-9, 9, SHAPE, generator=g, dtype=torch.int32) if dtype == "si32" else \
+        torch.randn(SHAPE, generator=g).to(torch.bfloat16).float()
+    (out,), _ = run_program(translate(compile_(text)), [x])
+    expected = x.clamp(-3, 5) if dtype == "si32" else x.clamp(-0.5, 1.25)
+    assert torch.equal(out.to(expected.dtype), expected)
+
+
+@pytest.mark.parametrize("compile_", [main_pipeline, staged], ids=["main", "staged"])
+def test_selu_takes_its_scale_and_alpha(compile_):
+    t = f"tensor<{SHAPE[0]}x{SHAPE[1]}xf32>"
+    text = (f"func.func @f(%a: {t}) -> {t} {{\n  %0 = \"ttir.selu\"(%a) <{{scale = 2.0 : f32, alpha = 0.5 : f32}}> "
+            f": ({t}) -> {t}\n  return %0 : {t}\n}}\n")
+    x = torch.randn(SHAPE, generator=torch.Generator().manual_seed(9)) * 2
+    (out,), _ = run_program(translate(compile_(text)), [x])
+    assert torch.allclose(out, torch.where(x > 0, 2 * x, torch.expm1(x)), rtol=1e-5, atol=1e-6)
+
+
+COMPOSITES = {"mish": lambda x: x * torch.tanh(torch.nn.functional.softplus(x)),
+              "isfinite": lambda x: torch.isfinite(x).float(), "relu6": lambda x: x.clamp(0, 6),
+              "remainder": lambda a, b: a - b * torch.floor(a / b)}
+
+
+@pytest.mark.parametrize("compile_", [main_pipeline, staged], ids=["main", "staged"])
+@pytest.mark.parametrize("name", COMPOSITES)
+def test_composite_op_matches_torch(name, compile_):
+    """Ops D2M has no tile op for, as a few tile ops in one program (an operand used twice read twice), with
+    infinities and a NaN among the values."""
+    t = f"tensor<{SHAPE[0]}x{SHAPE[1]}xf32>"
+    arity = COMPOSITES[name].__code__.co_argcount
+    args, operands = ", ".join(f"%a{i}: {t}" for i in range(arity)), ", ".join(f"%a{i}" for i in range(arity))
+    text = (f"func.func @f({args}) -> {t} {{\n  %0 = \"ttir.{name}\"({operands}) : ({', '.join([t] * arity)}) -> {t}"
+            f"\n  return %0 : {t}\n}}\n")
+    g = torch.Generator().manual_seed(11)
+    x, divisor = torch.randn(SHAPE, generator=g) * 4, torch.randn(SHAPE, generator=g) * 2 + 0.1
+    x[0, :4] = torch.tensor([float("inf"), float("-inf"), float("nan"), 100.0])
+    inputs = [x, divisor][:arity]
+    (out,), _ = run_program(translate(compile_(text)), inputs)
+    assert torch.allclose(out, COMPOSITES[name](*inputs), rtol=1e-5, atol=1e-6, equal_nan=True)

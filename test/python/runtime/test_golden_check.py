@@ -242,3 +242,19 @@ def test_logical_shifts_move_the_bit_pattern():
         want = torch.from_numpy(expected.view(np.int32))
         assert torch.equal(BINARY_GOLDENS[name](a, by).to(torch.int32), want), name
         assert torch.equal(kernels.BINARY[name](a, by).to(torch.int32), want), name
+
+
+def test_selu_takes_its_scale_and_alpha():
+    """ttir.selu's scale and alpha (attributes with upstream's defaults): the golden and the simulator's kernel each
+    compute scale * x above 0 and scale * alpha * (e^x - 1) below, as numpy does, for the defaults and others."""
+    from types import SimpleNamespace
+    from golden.mapping import GOLDEN_MAPPINGS
+    import numpy as np
+    from ttmlir.ir.op_table import TTIR_BY_NAME
+    x = torch.linspace(-3, 3, 13)
+    defaults = {name: float(default) for name, _, default, _ in TTIR_BY_NAME["selu"].props}
+    for scale, alpha in ((defaults["scale"], defaults["alpha"]), (2.0, 0.5)):
+        want = torch.from_numpy(np.where(x.numpy() > 0, scale * x.numpy(), scale * alpha * np.expm1(x.numpy())))
+        assert torch.allclose(GOLDEN_MAPPINGS["selu"]({"input": x}, {"scale": scale, "alpha": alpha}), want)
+        assert torch.allclose(kernels.KERNELS["selu"]({"input": x}, SimpleNamespace(scale=scale, alpha=alpha)), want)
+    assert torch.allclose(torch.nn.functional.selu(x), GOLDEN_MAPPINGS["selu"]({"input": x}, defaults))

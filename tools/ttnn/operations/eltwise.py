@@ -127,6 +127,13 @@ def leaky_relu(input_tensor, negative_slope: float = 0.01, *, memory_config=None
                  output_tensor, "leaky_relu")
 
 
+def selu(input_tensor, scale: float = 1.0507009873390197, alpha: float = 1.6732635498046875, *, memory_config=None,
+         output_tensor=None, **extra):
+    _check("selu", extra)
+    return store(call("selu", input_tensor, scale=float(scale), alpha=float(alpha), memory_config=memory_config),
+                 output_tensor, "selu")
+
+
 def clamp(input_tensor, min=None, max=None, *, memory_config=None, output_tensor=None, **extra):  # noqa: A002
     _check("clamp", extra)
     if isinstance(min, Tensor) or isinstance(max, Tensor):
@@ -256,7 +263,7 @@ UNARY_FUNCTIONS = {name: _unary(name) for name in UNARY}
 BINARY_FUNCTIONS = {name: _binary(name, op) for name, op in BINARY.items()}
 BINARY_FUNCTIONS.update({f"{name}_": _binary(f"{name}_", op, in_place=True) for name, op in BINARY.items()})
 FUNCTIONS = {**UNARY_FUNCTIONS, **BINARY_FUNCTIONS, **{f.__name__: f for f in (
-    leaky_relu, clamp, hardtanh, pow, where, eqz, nez, gtz, ltz, div_no_nan, squared_difference, lerp, addcmul,
+    leaky_relu, selu, clamp, hardtanh, pow, where, eqz, nez, gtz, ltz, div_no_nan, squared_difference, lerp, addcmul,
     addcdiv, elu, softplus, hardswish, rsub, rdiv)}, "clip": clamp}
 FUNCTIONS = {name: placed(function) for name, function in FUNCTIONS.items()}
 
@@ -264,7 +271,9 @@ FUNCTIONS = {name: placed(function) for name, function in FUNCTIONS.items()}
 _F = torch.nn.functional
 GOLDEN.update({name: getattr(torch, name) for name in UNARY if hasattr(torch, name)})
 GOLDEN.update({"gelu": _F.gelu, "mish": _F.mish, "relu": torch.relu, "relu6": _F.relu6, "silu": _F.silu,
-               "softsign": _F.softsign, "hardsigmoid": _F.hardsigmoid, "selu": torch.selu,
+               "softsign": _F.softsign, "hardsigmoid": _F.hardsigmoid,
+               "selu": lambda x, scale=1.0507009873390197, alpha=1.6732635498046875: scale * torch.where(
+                   x > 0, x, alpha * torch.expm1(x)),
                "leaky_relu": lambda x, negative_slope=0.01: _F.leaky_relu(x, negative_slope),
                "hardtanh": lambda x, min_val=-1.0, max_val=1.0: _F.hardtanh(x, min_val, max_val),
                "elu": lambda x, alpha=1.0: _F.elu(x, alpha),

@@ -14,7 +14,8 @@ from xdsl.ir import Attribute, Block, Operation, SSAValue
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (BROADCASTS, FPU_BINARY, INT_VARIANTS,
                                                               MATMUL_ACCUMULATOR, SFPU_BINARY, SFPU_TERNARY, SFPU_UNARY,
-                                                              SHARED_INITS, TILE, KernelOps, ShardLayout, dst_schedule)
+                                                              SHARED_INITS, TILE, KernelOps, SfpuCall, ShardLayout,
+                                                              dst_schedule)
 
 
 @dataclass
@@ -209,7 +210,10 @@ class ComputeKernels:
             kind = step.node[0]
             operands = [slot, *(arith.ConstantOp(IntegerAttr(k, IndexType())) for k in step.operands[1:])]
             ops += operands[1:]
-            if kind in SFPU_TERNARY:
+            if isinstance(kind, SfpuCall):
+                params = [arith.ConstantOp(IntegerAttr(p, i32)) for p in kind.params]
+                ops += [*params, self._call(kind.init), self._call(kind.call, slot.result, *(p.result for p in params))]
+            elif kind in SFPU_TERNARY:
                 ops += [self._call(f"{SFPU_TERNARY[kind]}_init"), self._call(
                     SFPU_TERNARY[kind], *(o.result for o in operands), slot.result,
                     dtype=ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(dtype)))]

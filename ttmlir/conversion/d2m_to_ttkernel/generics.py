@@ -18,7 +18,8 @@ from ttmlir.dialects.d2m_tile_bcast import TileBcastOp
 from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
 from ttmlir.dialects.d2m_tile_extra import EXTRA_TILE_OPS
 from ttmlir.errors import PassFailure
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SFPU_BINARY, SFPU_TERNARY, SFPU_UNARY, SWAPPED
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (SFPU_BINARY, SFPU_PARAMETRIZED, SFPU_TERNARY, SFPU_UNARY,
+                                                              SWAPPED, SfpuCall)
 
 REDUCED = {"d2m.tile_reduce_sum": "sum", "d2m.tile_reduce_mean": "mean", "d2m.tile_reduce_max": "max"}
 DATA_MOVES = ("transpose", "typecast")  # one-operand tile ops the compute kernel does in dst
@@ -113,11 +114,13 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
             raise PassFailure(generic, f"'{op.name}' in a generic is not lowered to TTMetal yet")
         family = "where" if isinstance(op, TileWhereOp) else d2m.TILE_OPS[op.name.removeprefix("d2m.")][0] \
             if isinstance(op, d2m.TileOp) else op.name.removeprefix("d2m.tile_")  # a comparison with zero: its own
+        if op.name.removeprefix("d2m.") in SFPU_PARAMETRIZED:  # its call, the op's scalars its parameters
+            family = SfpuCall.of(op)
         children = [tree(v) for v in op.operands]
         if family in SWAPPED:
             family, children = SWAPPED[family], children[::-1]
         if family not in SFPU_UNARY and family not in SFPU_BINARY and family not in SFPU_TERNARY and \
-                family not in DATA_MOVES:
+                family not in DATA_MOVES and not isinstance(family, SfpuCall):
             raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet")
         return family, children, positions[op]
 

@@ -5,6 +5,7 @@ arguments, NoC reads by tile, loops, semaphores) that the data-movement and comp
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass, field
 
 from xdsl.dialects import arith, scf
@@ -15,6 +16,7 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 
 from ttmlir import hardware
 from ttmlir.dialects import ttcore, ttkernel
+from ttmlir.errors import PassFailure
 
 TILE = 32
 i8 = IntegerType(8)
@@ -50,8 +52,37 @@ INT_VARIANTS = {"abs": "abs_tile_int32", **{f"{c}z": f"{c}z_tile_int32" for c in
 SHARED_INITS = {**dict.fromkeys(("ceil", "floor", "frac", "trunc"), "rounding_op_tile_init"),
                 **dict.fromkeys(("bitwise_and", "bitwise_or", "bitwise_xor"), "binary_bitwise_tile_init"),
                 **dict.fromkeys(("logical_left_shift", "logical_right_shift", "right_shift"), "binary_shift_tile_init")}
+# tile ops whose SFPU call takes the op's scalar attributes: (init, call of float tiles, call of integer tiles, the
+# attributes in the call's order); integer attributes take the integer call
+SFPU_PARAMETRIZED = {"tile_clamp_scalar": ("clamp_tile_init", "clamp_tile", "clamp_tile_int32", ("min", "max")),
+                     "tile_selu": ("selu_tile_init", "selu_tile", None, ("scale", "alpha"))}
 BROADCASTS = ("row", "col", "scalar")  # how a broadcast operand's tiles are gathered
 FPU_BINARY = {"add": "add_tiles", "subtract": "sub_tiles", "multiply": "mul_tiles"}
+
+
+def float_bits(value: float) -> int:
+    """An f32's 32 bits as the signed i32 a kernel passes them in."""
+    return struct.unpack("<i", struct.pack("<f", value))[0]
+
+
+@dataclass(frozen=True)
+class SfpuCall:
+    """An SFPU op of a DST tile and scalar parameters (`SFPU_PARAMETRIZED`): its init, its call and each parameter's
+    32 bits (a float's bits, an integer as it is)."""
+    init: str
+    call: str
+    params: tuple[int, ...]
+
+    @classmethod
+    def of(cls, op: Operation) -> "SfpuCall":
+        init, float_call, int_call, names = SFPU_PARAMETRIZED[op.name.removeprefix("d2m.")]
+        values = [op.properties[name] for name in names]
+        integer = [isinstance(v, IntegerAttr) for v in values]
+        if any(integer) and (not all(integer) or int_call is None):
+            raise PassFailure(op, f"'{op.name}' takes {' and '.join(names)} as "
+                                  f"{'floats' if int_call is None else 'both floats or both integers'}")
+        call = int_call if all(integer) else float_call
+        return cls(init, call, tuple(v.value.data if all(integer) else float_bits(v.value.data) for v in values))
 
 
 @dataclass

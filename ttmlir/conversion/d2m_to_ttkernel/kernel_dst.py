@@ -14,13 +14,13 @@ These lowerings run before the kernel's other ops (`FIRST`), while each tile sti
 from __future__ import annotations
 
 import math
-import struct
 
 from xdsl.dialects import arith, memref, scf
 from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SFPU_PARAMETRIZED, SfpuCall, float_bits
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.dialects.d2m_dst import is_dst_memref
 from ttmlir.errors import PassFailure
@@ -205,12 +205,14 @@ class DstLowering:
             return self.matmul(op)
         if name == "tile_typecast":
             return self.typecast(op)
-        if name in SFPU_UNARY:
-            init, call = SFPU_UNARY[name]
+        if name in SFPU_UNARY or name in SFPU_PARAMETRIZED:  # in place; the op's scalars its call's parameters
+            sfpu = SfpuCall.of(op) if name in SFPU_PARAMETRIZED else SfpuCall(*SFPU_UNARY[name], ())
+            params = [arith.ConstantOp(IntegerAttr(p, i32)) for p in sfpu.params]
             in_load = _loaded(tiles[0])
             in_cb = _cb_root(in_load.memref) if in_load is not None and not _from_dst(tiles[0]) else None
             self.start_engines(op, "init_sfpu", in_cb if in_cb is not None else _first_cb(self.func, load=False))
-            self.rewriter.insert_op([_call(init), _call(call, tiles[0])], _insert_point(op.parent_block(), op))
+            self.rewriter.insert_op([*params, _call(sfpu.init), _call(sfpu.call, tiles[0], *(p.result for p in params))],
+                                    _insert_point(op.parent_block(), op))
             self.erase_result_store(op)
             return None
         if name in SFPU_BINARY or name == "tile_where":
@@ -275,7 +277,7 @@ class DstLowering:
         if call == "power_tile":
             param = int(value)
         elif isinstance(value, float):
-            param = struct.unpack("<i", struct.pack("<f", value))[0]
+            param = float_bits(value)
         else:
             param = int(value)
         self.start_engines(op, "init_sfpu", _first_cb(self.func, load=False))

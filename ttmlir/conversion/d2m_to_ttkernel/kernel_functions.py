@@ -28,6 +28,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.conversion.d2m_to_ttkernel.kernel_arguments import cb_type, kernel_arg, lower_get_arg, read_arg
 from ttmlir.conversion.d2m_to_ttkernel.kernel_dma import DmaLowering
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SFPU_PARAMETRIZED
 from ttmlir.conversion.d2m_to_ttkernel.kernel_dst import FPU_BINARY, FPU_REDUCE, SFPU_BINARY, SFPU_REDUCE, SFPU_UNARY, \
     DstLowering, linear_index
 from ttmlir.conversion.d2m_to_ttkernel.kernel_semaphores import lower_semaphore_update, lower_semaphore_wait
@@ -262,7 +263,7 @@ def _matmul_block(kernel: KernelFunction, op: Operation) -> None:
     kernel.replace(op, new, [])
 
 
-DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_BINARY, *FPU_BINARY, *SFPU_REDUCE, "tile_typecast", "tile_bcast",
+DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_PARAMETRIZED, *SFPU_BINARY, *FPU_BINARY, *SFPU_REDUCE, "tile_typecast", "tile_bcast",
                          "tile_matmul", "tile_fill", "tile_transpose", "tile_where", *FPU_REDUCE})
 LOWERINGS = {
     "d2m.get_cb": KernelFunction.get_cb,

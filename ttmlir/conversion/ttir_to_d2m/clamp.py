@@ -1,7 +1,7 @@
 """`ttir.clamp_tensor` as one elementwise D2M program, as upstream writes it: each tile raised to its lower bound's
 (`d2m.tile_maximum`), then lowered to its upper bound's (`d2m.tile_minimum`). The bounds are read as any elementwise
-operand (broadcast along the rows, columns or both); a `ttir.clamp_scalar`'s are two tiles of its bounds made on the
-device, read as scalars (upstream's own d2m.tile_clamp_scalar is not built here)."""
+operand (broadcast along the rows, columns or both). (`ttir.clamp_scalar` is one `d2m.tile_clamp_scalar`, its bounds
+attributes: an elementwise op of the pass's table.)"""
 
 from __future__ import annotations
 

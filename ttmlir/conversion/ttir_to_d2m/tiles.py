@@ -80,8 +80,8 @@ def tile_chain(chain: Callable[[Callable[..., SSAValue], list[SSAValue]], SSAVal
         tile = out.type.element_type
         body = Block(arg_types=[*(v.type.element_type for v in loaded), tile])
 
-        def made(mnemonic: str, *operands: SSAValue) -> SSAValue:
-            op = TILE_OP_MAKERS[mnemonic].create(operands=list(operands), result_types=[tile])
+        def made(mnemonic: str, *operands: SSAValue, **properties: Attribute) -> SSAValue:
+            op = TILE_OP_MAKERS[mnemonic].create(operands=list(operands), result_types=[tile], properties=properties)
             body.add_op(op)
             return op.results[0]
 
@@ -94,9 +94,9 @@ def tile_chain(chain: Callable[[Callable[..., SSAValue], list[SSAValue]], SSAVal
     return compute
 
 
-def _elementwise(tile_op: str, arity: int):
-    """`tile_op` on each tile (`tile_chain`)."""
-    return tile_chain(lambda made, leaves: made(tile_op, *leaves))
+def _elementwise(tile_op: str, arity: int, **properties: Attribute):
+    """`tile_op` (with `properties`) on each tile (`tile_chain`)."""
+    return tile_chain(lambda made, leaves: made(tile_op, *leaves, **properties))
 
 
 def masked(value: SSAValue, fill: str | None, along: int) -> list[Operation]:

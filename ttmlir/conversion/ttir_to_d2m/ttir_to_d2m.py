@@ -17,7 +17,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (AffineMapAttr, ArrayAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr,
                                    Float32Type, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp, Signedness,
-                                   TensorType, i32, i64)
+                                   TensorType, f32, i32, i64)
 from xdsl.dialects.func import ReturnOp
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as LinalgYieldOp
@@ -56,6 +56,7 @@ from ttmlir.conversion.ttir_to_d2m.pool2d import POOLS
 from ttmlir.conversion.ttir_to_d2m.conv_transpose2d import TRANSPOSED_CONVOLUTIONS
 from ttmlir.conversion.ttir_to_d2m.logical import LOGICAL
 from ttmlir.conversion.ttir_to_d2m.clamp import CLAMPS
+from ttmlir.conversion.ttir_to_d2m.composites import COMPOSITE_USES, COMPOSITES, FIXED_SCALARS
 from ttmlir.conversion.ttir_to_d2m.float_indices import FLOAT_INDICES
 from ttmlir.conversion.ttir_to_d2m.reductions import ROW_REDUCTIONS
 from ttmlir.conversion.ttir_to_d2m.topk import MULTI_RESULT
@@ -69,7 +70,7 @@ TILE_OF = {family: mnemonic for mnemonic, (family, arity) in d2m.TILE_OPS.items(
 ARITY = {mnemonic: arity for mnemonic, (_, arity) in d2m.TILE_OPS.items()} | {"tile_where": 3}
 # elementwise ops: name -> (compute, tile operands), one tile op each or several (files of their own)
 ELEMENTWISE = {name: (_elementwise(tile_op, ARITY[tile_op]), ARITY[tile_op])
-               for name, tile_op in TILE_OF.items()} | LOGICAL | CLAMPS
+               for name, tile_op in TILE_OF.items()} | LOGICAL | CLAMPS | COMPOSITES
 FILLS = {"zeros": 0.0, "ones": 1.0}  # and full, with its fill_value
 FLOATS = (Float32Type(), BFloat16Type())
 ELEMENTS = (*FLOATS, IntegerType(32), IntegerType(32, Signedness.SIGNED))
@@ -279,6 +280,23 @@ def fill_generic(value: float | int, output: SSAValue, grid: tuple[int, int] = (
     return build_generic([], output, [_map(2, 0, 1)], ["parallel"] * 2, _fill(value), grid)
 
 
+def _with_scalars(op: Operation, element: Attribute):
+    """The compute of an op whose tile op takes its scalar attributes (clamp_scalar's bounds, selu's scale and alpha),
+    as upstream forwards them, or scalars of fixed values (relu6's bounds): each as the tiles hold it (f32 for float tiles, i32 for integer ones); None for
+    other ops."""
+    if op.ROW.name in FIXED_SCALARS:
+        tile_op, values = FIXED_SCALARS[op.ROW.name]
+    else:
+        tile_op = TILE_OF.get(op.ROW.name)
+        names = d2m.TILE_OP_PROPERTIES.get(tile_op)
+        if names is None:
+            return None
+        values = {name: scalar(op.prop(name)) for name in names}
+    integer = isinstance(element, IntegerType)
+    return _elementwise(tile_op, 1, **{name: IntegerAttr(int(v), i32) if integer else FloatAttr(float(v), f32)
+                                       for name, v in values.items()})
+
+
 def _scaler(scale: float, element: Attribute) -> tuple[list[Operation], SSAValue]:
     """A reduction's scaler: one tile of `scale` on the device, made by a generic filling it."""
     empty = d2m.EmptyOp.create(result_types=[metal_type((TILE, TILE), element, "l1")])
@@ -455,14 +473,12 @@ class TTIRToD2MPass(ModulePass):
             maps, iterators = [_map(2, 0, 1)] * 2, ["parallel"] * 2
         elif name in FAMILIES:
             compute, maps, iterators, ins = FAMILIES[name](op, tensors)
-        elif name == "clamp_scalar" and len(tensors) == 1:  # between two bound tiles made on the device
-            low, high = (_scaler(scalar(op.prop(bound)), result.type.element_type) for bound in ("min", "max"))
-            new = [*low[0], *high[0]]
-            compute, ins = CLAMPS["clamp_tensor"][0], [*tensors, low[1], high[1]]
-            maps, iterators = [_map(2, 0, 1), _map(2, None, None), _map(2, None, None), _map(2, 0, 1)], ["parallel"] * 2
-        elif name in ELEMENTWISE and len(tensors) == ELEMENTWISE[name][1]:
-            compute, ins = integer_comparison(name, tensors) or ELEMENTWISE[name][0], tensors
-            maps = [_broadcast_map(v.type, result.type, op) for v in tensors] + [_map(2, 0, 1)]
+        elif (name in ELEMENTWISE and len(tensors) == ELEMENTWISE[name][1]) or \
+                (name in FIXED_SCALARS and len(tensors) == 1):
+            compute = integer_comparison(name, tensors) or _with_scalars(op, result.type.element_type) or \
+                ELEMENTWISE[name][0]
+            ins = [tensors[i] for i in COMPOSITE_USES.get(name, range(len(tensors)))]
+            maps = [_broadcast_map(v.type, result.type, op) for v in ins] + [_map(2, 0, 1)]
             iterators = ["parallel"] * 2
         else:
             raise PassFailure(op, f"'{op.name}' is not converted to D2M yet (elementwise ops, reductions, transposes, "

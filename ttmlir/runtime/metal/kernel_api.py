@@ -892,7 +892,7 @@ class KernelApi(TopkTiles):
         if name.removesuffix("_t") in tile_math.SFPU_BINARY:  # told the tiles' format (integer tiles' bitwise ops)
             return lambda _format, a, b, out: self._sfpu_binary(name.removesuffix("_t"), a, b, out)
         if name in tile_math.SCALAR_BINARY:
-            return lambda dst, param: self._sfpu_scalar(name, dst, param)
+            return lambda dst, *params: self._sfpu_scalar(name, dst, *params)
         base = name.removesuffix("_int32")  # an op's entry point for si32 tiles computes the same values
         if base.endswith("_tile") and base[:-5] in tile_math.SFPU_UNARY:
             return lambda dst, *scalars: self._sfpu_unary(base[:-5], dst)
@@ -937,15 +937,18 @@ class KernelApi(TopkTiles):
         self._set_dst(self._dst_index(out, name), result)
         self.cycles += tile_math.sfpu_cycles(name)
 
-    def _sfpu_scalar(self, name: str, index: int, param: int) -> None:
-        """A dst tile combined with a scalar in place, the scalar a float's 32 bits or an integer."""
+    def _sfpu_scalar(self, name: str, index: int, *params: int) -> None:
+        """A dst tile combined with scalars in place, each scalar a float's 32 bits or an integer."""
         self._compute_only(name)
         fn, kind = tile_math.SCALAR_BINARY[name]
-        word = int(param) & 0xFFFFFFFF
-        scalar = struct.unpack("<f", word.to_bytes(4, "little"))[0] if kind == "float" else \
-            word - (1 << 32) if word >> 31 else word
+        arity = fn.__code__.co_argcount - 1 if hasattr(fn, "__code__") else 1
+        if len(params) != arity:
+            raise MetalError(f"{name} takes a dst index and {arity} scalar parameter(s), got {len(params)}")
+        words = [int(param) & 0xFFFFFFFF for param in params]
+        scalars = [struct.unpack("<f", word.to_bytes(4, "little"))[0] if kind == "float" else
+                   word - (1 << 32) if word >> 31 else word for word in words]
         index = self._dst_index(index, name)
-        self._set_dst(index, fn(self.core.dst[index], scalar))
+        self._set_dst(index, fn(self.core.dst[index], *scalars))
         self.cycles += tile_math.sfpu_cycles(name)
 
     def _sfpu_unary(self, name: str, index: int) -> None:

@@ -204,12 +204,15 @@ SFPU_BINARY = {
     "binary_logical_right_shift_tile": lambda a, b: _int32((a.long() & 0xFFFFFFFF) >> b.long()),
 }
 
-# SFPU ops of a dst tile and a 32-bit scalar parameter, in place: `<name>(dst, param)`, and how the parameter is
-# read: a float's bits ("float"), an integer ("int")
+# SFPU ops of a dst tile and 32-bit scalar parameters, in place: `<name>(dst, param...)`, and how the parameters
+# are read: a float's bits ("float"), an integer ("int")
 SCALAR_BINARY = {"add_unary_tile": (torch.add, "float"), "sub_unary_tile": (torch.sub, "float"),
                  "mul_unary_tile": (torch.mul, "float"), "div_unary_tile": (torch.div, "float"),
                  "add_unary_tile_int32": (torch.add, "int"), "sub_unary_tile_int32": (torch.sub, "int"),
-                 "power_tile": (torch.pow, "int")}
+                 "power_tile": (torch.pow, "int"),
+                 "clamp_tile": (lambda x, low, high: x.clamp(low, high), "float"),
+                 "clamp_tile_int32": (lambda x, low, high: x.clamp(low, high), "int"),
+                 "selu_tile": (lambda x, scale, alpha: scale * torch.where(x > 0, x, alpha * torch.expm1(x)), "float")}
 
 # FPU binary ops reading two CB tiles into a dst tile: `<name>(cb_a, cb_b, tile_a, tile_b, dst)`.
 FPU_BINARY = {"add_tiles": torch.add, "sub_tiles": torch.sub, "mul_tiles": torch.mul}

@@ -141,6 +141,7 @@ CASES: dict[str, Case] = {
     "remainder": Case(PAIR, inputs=[None, positive]),
     "pow": Case(PAIR, inputs=[positive, unit]),
     "leaky_relu": Case(SQUARE, {"parameter": 0.1}),
+    "selu": Case(SQUARE, {"scale": 2.0, "alpha": 0.5}),
     "bitcast_convert": Case(SQUARE, {"output_type": I32}),  # f32 bit patterns as integers
     "gelu_bw": Case([(32, 64)] * 2, {"approximate": "none"}),
     # bf16-exact dropout: a 1/2 keep scale and the device's mask from the seed
