@@ -111,3 +111,17 @@ def test_composite_op_matches_torch(name, compile_):
     inputs = [x, divisor][:arity]
     (out,), _ = run_program(translate(compile_(text)), inputs)
     assert torch.allclose(out, COMPOSITES[name](*inputs), rtol=1e-5, atol=1e-6, equal_nan=True)
+
+
+@pytest.mark.parametrize("compile_", [main_pipeline, staged], ids=["main", "staged"])
+def test_a_tile_read_by_two_ops_is_loaded_for_each(compile_, monkeypatch):
+    """A linalg body reading one operand's tile in two ops, one of which overwrites its DST input (as hand-written
+    D2M may): mish written so, x * tanh(log1p(exp(x))) on one block argument."""
+    from ttmlir.conversion.ttir_to_d2m import ttir_to_d2m
+    from ttmlir.conversion.ttir_to_d2m.tiles import tile_chain
+    chain = tile_chain(lambda made, leaves: made("tile_mul", leaves[0], made("tile_tanh", made(
+        "tile_log1p", made("tile_exp", leaves[0])))))
+    monkeypatch.setitem(ttir_to_d2m.ELEMENTWISE, "mish", (chain, 1))
+    x = torch.randn(SHAPE, generator=torch.Generator().manual_seed(12)) * 3
+    (out,), _ = run_program(translate(compile_(module_text("mish", "f32"))), [x])
+    assert torch.allclose(out, COMPOSITES["mish"](x), rtol=1e-5, atol=1e-6)

@@ -44,6 +44,7 @@ def collect(scope: Operation | Region, root: Operation | None, capacity: int) ->
     """The DST accesses of the tile ops under `scope` (a root nest, or a region without one) in program order."""
     copy_infos: dict = {}
     intermediates: dict = {}
+    dra.split_shared_loads(scope)
     allocator = dra.SliceAllocator(capacity, root or scope.parent_op())
     for op in [o for o in scope.walk() if is_dst_compute_op(o)]:
         indices = [i for i in dst_operands(op) if not is_scalar_operand(op, i)]

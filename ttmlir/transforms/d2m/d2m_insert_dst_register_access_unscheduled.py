@@ -40,6 +40,7 @@ def collect(root: Operation, capacity: int) -> tuple[dict, dict]:
     DST (op -> (slice, root))."""
     copy_infos: dict = {}
     intermediates: dict = {}
+    dra.split_shared_loads(root)
     allocator = dra.SliceAllocator(capacity, root)
     ops = [op for op in root.walk() if is_dst_compute_op(op)]
     remaining = {op: sum(1 for use in op.results[0].uses

@@ -23,7 +23,7 @@ from xdsl.traits import IsTerminator
 from ttmlir.dialects import affine_ext, arith_ext, d2m, ttcore
 from ttmlir.dialects.d2m_cb import CBType, ReserveOp, WaitOp
 from ttmlir.dialects.d2m_dst import (AcquireDstOp, DstReinterpretCastOp, SetL1AccumulateOp, element_bits,
-                                     is_dst_compute_op, is_scalar_operand)
+                                     is_dst_compute_op, is_dst_memref, is_scalar_operand)
 from ttmlir.errors import PassFailure
 from ttmlir.ir.syntax import enum
 
@@ -346,6 +346,23 @@ def carried_outputs(op: Operation) -> list[SSAValue]:
 
 def accumulation_operands(op: Operation) -> list[int]:
     return [i for i in range(len(op.operands)) if not is_scalar_operand(op, i)]
+
+
+def split_shared_loads(scope: Operation | Region) -> None:
+    """A CB load read by several tile ops: a load of its own for each reader after the first, so no reader takes a
+    tile another has overwritten (an SFPU op writes its result over its first DST input; `mish(x) = x *
+    tanh(softplus(x))` reads x twice)."""
+    for load in [op for op in scope.walk() if isinstance(op, LOADS) and not is_dst_memref(op.memref.type)]:
+        readers = list(dict.fromkeys(use.operation for use in load.results[0].uses
+                                     if is_dst_compute_op(use.operation)))
+        if len(readers) < 2:
+            continue
+        for reader in readers[1:]:
+            copy = load.clone()
+            Rewriter.insert_op(copy, InsertPoint.after(load))
+            for index, operand in enumerate(reader.operands):
+                if operand is load.results[0]:
+                    reader.operands[index] = copy.results[0]
 
 
 def recorded_slice(copy_infos: dict, key, load: Operation) -> int | None:
