@@ -257,8 +257,9 @@ TTIR_OPS: tuple[OpRow, ...] = (
        props="epsilon:f32 dimension:i32 momentum:f32", results="result batch_mean batch_variance"),
     op("layer_norm", "norm", NORM_OPERANDS, props="normalized_shape:i64_darray epsilon:f32=1e-05"),
     op("rms_norm", "norm", NORM_OPERANDS, props="normalized_shape:i64_darray epsilon:f32=1e-05"),
+    # epsilon defaults to upstream's (and ttnn's) 1e-12, not torch's 1e-5: IR that leaves it out means 1e-12
     op("group_norm", "group_norm", "input input_mask? weight? bias?",
-       props="num_groups:i64 epsilon:f32=1e-05 channel_dim:i64=3"),
+       props="num_groups:i64 epsilon:f32=1e-12 channel_dim:i64=3"),
     op("constant", "constant", "", props="value:elements"),
     op("full", "full", "", props="shape:i32_darray fill_value:number"),
     op("zeros", "fill", "", props="shape:i32_darray"),

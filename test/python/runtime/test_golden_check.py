@@ -258,3 +258,28 @@ def test_selu_takes_its_scale_and_alpha():
         assert torch.allclose(GOLDEN_MAPPINGS["selu"]({"input": x}, {"scale": scale, "alpha": alpha}), want)
         assert torch.allclose(kernels.KERNELS["selu"]({"input": x}, SimpleNamespace(scale=scale, alpha=alpha)), want)
     assert torch.allclose(torch.nn.functional.selu(x), GOLDEN_MAPPINGS["selu"]({"input": x}, defaults))
+
+
+def test_group_norm_takes_upstreams_default_epsilon():
+    """ttir.group_norm's epsilon defaults to upstream's 1e-12 (it was torch's 1e-5): over groups of variance ~1e-8,
+    the golden and the simulator running the compiled program each compute (x - mean) / sqrt(var + eps) per group
+    as numpy does in float64, for the default and a given epsilon."""
+    import numpy as np
+    from golden.mapping import GOLDEN_MAPPINGS, attributes
+    from ttmlir.compiler import compile_ttir
+    from ttmlir.runtime.device import MeshDevice
+    from ttmlir.runtime.executor import Binary, run_program
+    t = "tensor<1x1x64x32xf32>"
+    x = torch.randn(1, 1, 64, 32, generator=torch.Generator().manual_seed(3)) * 1e-4
+    groups = x.double().numpy().reshape(1, 64, 4, 8)  # [N, H*W, groups, channels of a group]
+    mean = groups.mean((1, 3), keepdims=True)
+    variance = ((groups - mean) ** 2).mean((1, 3), keepdims=True)
+    for given, eps in (("", 1e-12), ("epsilon = 1.0e-08 : f32, ", 1e-8)):
+        want = torch.from_numpy((groups - mean) / np.sqrt(variance + eps)).reshape(x.shape).float()
+        text = (f"func.func @f(%x: {t}) -> {t} {{\n  %0 = \"ttir.group_norm\"(%x) <{{num_groups = 4 : i64, {given}"
+                f"operandSegmentSizes = array<i32: 1, 0, 0, 0>}}> : ({t}) -> {t}\n  return %0 : {t}\n}}\n")
+        module, _ = parse_text(make_context(), text)
+        [op] = [op for op in module.walk() if op.name == "ttir.group_norm"]
+        assert torch.allclose(GOLDEN_MAPPINGS["group_norm"]({"input": x}, attributes(op)), want, atol=1e-4), eps
+        (out,), _ = run_program(Binary(data=compile_ttir(text)), 0, [x], MeshDevice(), exact=True)
+        assert torch.allclose(out.data, want, atol=1e-4), eps

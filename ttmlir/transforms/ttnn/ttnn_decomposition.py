@@ -257,7 +257,7 @@ def _group_norm(op: TTNNOp, constrained: bool) -> bool:
     mean = emit("mean", [grouped], dims, like(grouped.type, stats))
     centred = emit.binary("subtract", grouped, mean)
     variance = emit("mean", [emit.binary("multiply", centred, centred)], dims, like(grouped.type, stats))
-    epsilon = op.prop("epsilon").value.data if op.prop("epsilon") is not None else 1e-5
+    epsilon = op.prop("epsilon").value.data
     shifted = emit.binary("add", variance, emit.full(variance.type, [1, 1, 1, 1], epsilon))
     normed = emit.binary("multiply", centred, emit("rsqrt", [shifted], {}, shifted.type))
     parts = op.operand_groups()
