@@ -122,12 +122,12 @@ class Grid:
             return
         page, lo = divmod(addr, DRAM_PAGE)
         if lo + out.size <= DRAM_PAGE:  # the usual transfer: within one page
-            held = self._dram_view(where, page)
+            held = self.dram_view(where, page)
             out[:] = 0 if held is None else held[lo:lo + out.size]
             return
         done = 0
         for page, lo, hi in _pages(addr, out.size):
-            held = self._dram_view(where, page)
+            held = self.dram_view(where, page)
             out[done:done + hi - lo] = 0 if held is None else held[lo:hi]
             done += hi - lo
 
@@ -140,14 +140,14 @@ class Grid:
             return
         done = 0
         for page, lo, hi in _pages(addr, data.size):
-            held = None if (where, page) in self.shared_pages else self._dram_view(where, page)
+            held = None if (where, page) in self.shared_pages else self.dram_view(where, page)
             if held is None:
                 self._dram_page(where, page)
-                held = self._dram_view(where, page)
+                held = self.dram_view(where, page)
             held[lo:hi] = data[done:done + hi - lo]
             done += hi - lo
 
-    def _dram_view(self, bank: int, page: int) -> numpy.ndarray | None:
+    def dram_view(self, bank: int, page: int) -> numpy.ndarray | None:
         """A DRAM page held, as a numpy array of its memory (made once per page), or None."""
         held = self.dram.get((bank, page))
         if held is None:

@@ -15,9 +15,9 @@ from ttmlir.runtime.metal import tile_math
 from ttmlir.runtime.numerics import Numerics
 from ttmlir.runtime.metal.kernel_cpp import CompiledKernel
 from ttmlir.runtime.metal.topk_tiles import TopkTiles
-from ttmlir.runtime.metal.core import (CircularBuffer, Core, DRAM_BYTES_PER_CYCLE, KernelHang, KernelLaunch, LOCAL_BITS,
-                                       MetalError, NOC_BYTES_PER_CYCLE, NOC_LATENCY, NODE_BITS, SEMAPHORE_BASE,
-                                       SEMAPHORE_SLOTS, SPIN_LIMIT, Wait)
+from ttmlir.runtime.metal.core import (CircularBuffer, Core, DRAM_BYTES_PER_CYCLE, DRAM_PAGE, KernelHang, KernelLaunch,
+                                       LOCAL_BITS, MetalError, NOC_BYTES_PER_CYCLE, NOC_LATENCY, NODE_BITS,
+                                       SEMAPHORE_BASE, SEMAPHORE_SLOTS, SPIN_LIMIT, Wait)
 
 
 # the calls that may wait: each returns None when it is done, else an iterator the kernel waits through (`yield from`)
@@ -322,19 +322,32 @@ class KernelApi(TopkTiles):
         return self.grid.noc_addr(args["noc_x"], args["noc_y"], args["addr"])
 
     def noc_object_read(self, noc: int, endpoint: str, dst_l1: int, size: int, src_args, _dst_args) -> None:
-        if endpoint == "unicast" and type(src_args) is dict and src_args.keys() == _UNICAST_FIELDS:
-            # the kernels' most frequent call (row gathers read a row at a time): a read from a worker's L1 whole
-            # within both L1s done here; anything else (and every error) takes the general path
-            source, addr = self.grid.l1_of_node(src_args["noc_x"], src_args["noc_y"]), src_args["addr"]
-            if source is not None and 0 <= addr and addr + size <= self.l1_size and 0 <= dst_l1 and \
-                    dst_l1 + size <= self.l1_size and size >= 0:
-                self.l1_bytes[dst_l1:dst_l1 + size] = source[addr:addr + size]
-                self.grid.events += 1
-                self.noc_bytes += size
-                self.pending_reads.append(self.cycles + NOC_LATENCY + -(-size // NOC_BYTES_PER_CYCLE))
-                self.cycles += 1
-                return
+        # the kernels' most frequent calls (row gathers read a row at a time, DRAM tensors stream a page at a time):
+        # a read within a worker's L1 or one DRAM page, landing within L1, done here; anything else (and every
+        # error) takes the general path
+        if type(src_args) is dict and 0 <= size and 0 <= dst_l1 and dst_l1 + size <= self.l1_size:
+            if endpoint == "unicast" and src_args.keys() == _UNICAST_FIELDS:
+                source, addr = self.grid.l1_of_node(src_args["noc_x"], src_args["noc_y"]), src_args["addr"]
+                if source is not None and 0 <= addr and addr + size <= self.l1_size:
+                    self.l1_bytes[dst_l1:dst_l1 + size] = source[addr:addr + size]
+                    return self._read_issued(size, NOC_BYTES_PER_CYCLE)
+            elif endpoint == "dram" and src_args.keys() == _DRAM_FIELDS:
+                bank, addr = src_args["bank_id"], src_args["addr"]
+                page, low = divmod(addr, DRAM_PAGE)
+                if 0 <= bank < self.grid.facts.num_dram_channels and 0 <= addr and low + size <= DRAM_PAGE and \
+                        addr + size <= self.grid.facts.dram_channel_size:
+                    held = self.grid.dram_view(bank, page)  # a page never written reads 0
+                    self.l1_bytes[dst_l1:dst_l1 + size] = 0 if held is None else held[low:low + size]
+                    self.grid.bank_bytes[bank] = self.grid.bank_bytes.get(bank, 0) + size
+                    return self._read_issued(size, DRAM_BYTES_PER_CYCLE)
         self.noc_async_read(self._far(endpoint, src_args, "async_read"), dst_l1, size, noc)
+
+    def _read_issued(self, size: int, bytes_per_cycle: int) -> None:
+        """A NoC read's bookkeeping (`noc_async_read`'s): an event, its bytes, when it lands, the issuing cycle."""
+        self.grid.events += 1
+        self.noc_bytes += size
+        self.pending_reads.append(self.cycles + NOC_LATENCY + -(-size // bytes_per_cycle))
+        self.cycles += 1
 
     @staticmethod
     def noc_object_id(noc: int) -> int:
@@ -972,6 +985,7 @@ def _trid(options: str, values, call: str) -> int | None:
 
 # the fields naming a NoC endpoint's far side, by the kind of endpoint
 _UNICAST_FIELDS = {"noc_x": 0, "noc_y": 0, "addr": 0}.keys()
+_DRAM_FIELDS = {"bank_id": 0, "addr": 0}.keys()
 _ENDPOINT_FIELDS = {kind: (fields, frozenset(fields)) for kind, fields in
                     {"unicast": ("noc_x", "noc_y", "addr"), "dram": ("bank_id", "addr"),
                      "mcast": ("noc_x_start", "noc_y_start", "noc_x_end", "noc_y_end", "addr")}.items()}

@@ -158,3 +158,36 @@ def test_a_cast_keeps_its_operands_range_and_the_logical_coordinates_are_bytes()
     grid, core = Grid(), (3, 2)
     grid.run(Program((KernelLaunch("ints", source, "brisc", (core,)),)))
     assert grid.core(*core).l1[1024:1028].view(torch.int32).tolist() == [6]
+
+
+def test_object_api_reads_equal_the_general_paths_reads():
+    """`noc0.async_read` from a worker's L1 (unicast) and from a DRAM bank (AllocatorBank), done in one step, read
+    the bytes, take the cycles and count the traffic that `noc_async_read` of the same NoC address does, including a
+    DRAM page never written (zeros) and a read crossing two DRAM pages (the general path)."""
+    object_api = """void kernel_main() {
+      UnicastEndpoint unicast_ep;
+      AllocatorBank<AllocatorBankType::DRAM> dram_ep;
+      Noc noc0(0);
+      noc0.async_read(unicast_ep, CoreLocalMem<uint32_t>(200000), 96, {.noc_x = 19, .noc_y = 18, .addr = 300000}, {});
+      noc0.async_read(dram_ep, CoreLocalMem<uint32_t>(201000), 128, {.bank_id = 3, .addr = 4096}, {});
+      noc0.async_read(dram_ep, CoreLocalMem<uint32_t>(202000), 64, {.bank_id = 5, .addr = 1 << 20}, {});
+      noc0.async_read(dram_ep, CoreLocalMem<uint32_t>(203000), 64, {.bank_id = 3, .addr = 65536 - 32}, {});
+      noc0.async_read_barrier();
+    }"""
+    general = """void kernel_main() {
+      noc_async_read(get_noc_addr(19, 18, 300000), 200000, 96);
+      noc_async_read(get_noc_addr_from_bank_id<true>(3, 4096), 201000, 128);
+      noc_async_read(get_noc_addr_from_bank_id<true>(5, 1 << 20), 202000, 64);
+      noc_async_read(get_noc_addr_from_bank_id<true>(3, 65536 - 32), 203000, 64);
+      noc_async_read_barrier();
+    }"""
+    results = []
+    for source in (object_api, general):
+        grid = Grid()
+        grid.core(0, 1).l1[300000:300096] = torch.arange(96, dtype=torch.uint8)
+        grid.write(grid.dram_addr(3, 0), torch.arange(70000, dtype=torch.int64).remainder(251).to(torch.uint8))
+        stats = grid.run(Program((KernelLaunch("reads", source, "brisc", ((0, 0),)),)))
+        results.append((grid.core(0, 0).l1[200000:203064].clone(), stats.cycles, stats.noc_bytes))
+    (fast, fast_cycles, fast_bytes), (plain, plain_cycles, plain_bytes) = results
+    assert torch.equal(fast, plain) and fast[:96].tolist() == list(range(96))
+    assert (fast_cycles, fast_bytes) == (plain_cycles, plain_bytes)
