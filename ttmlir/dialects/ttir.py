@@ -27,7 +27,7 @@ from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 from ttmlir.dialects.ttir_shapes import (bitcast, broadcast, clamp_scalar, concat, cumsum, dot_general, dropout,
                                          eltwise, embedding, embedding_backward, encoding_name, gather, gelu_bw, index,
                                          index_select, matmul, pad, paged_fill_cache, permute, reduction, repeat,
-                                         repeat_interleave, reshape, reverse, scatter, slice_dynamic, slice_static,
+                                         repeat_interleave, reshape, reverse, scatter, shift, slice_dynamic, slice_static,
                                          softmax, sort, squeeze, to_layout, topk, transpose, unsqueeze)
 from ttmlir.dialects.ttir_shapes_nn import (all_gather, all_reduce, all_to_all, arange, batch_norm, cache,
                                             collective_broadcast, collective_permute, concatenate_heads, constant,
@@ -123,7 +123,8 @@ class TTLangBase(TTOp):
 
 CUSTOM_BASES = {"empty": EmptyBase, "to_layout": ToLayoutBase, "tt_lang_op": TTLangBase}
 # Ops verified unlike the rest of their family, as upstream verifies them.
-OWN_RULES = {"clamp_scalar": clamp_scalar, "all_gather": all_gather, "all_reduce": all_reduce,
+OWN_RULES = {"clamp_scalar": clamp_scalar, "logical_left_shift": shift, "logical_right_shift": shift,
+             "right_shift": shift, "all_gather": all_gather, "all_reduce": all_reduce,
              "all_reduce_async": lambda op: all_reduce(op, "all reduce async"),
              "reduce_scatter": reduce_scatter, "collective_permute": collective_permute,
              "all_to_all": all_to_all, "collective_broadcast": collective_broadcast,

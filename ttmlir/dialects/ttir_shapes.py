@@ -107,6 +107,16 @@ def clamp_scalar(op: TTOp):
         raise op.error("input and output must have same shape.")
 
 
+def shift(op: TTOp):
+    """A logical shift: an elementwise op of integers (the value shifted, the amount and the result; a quantized
+    type's storage integer shifts)."""
+    for value, what in zip((*op.operands[:2], op.results[0]), ("Left operand", "Right operand", "Output")):
+        element = value.type.element_type
+        if not isinstance(quant.storage_of(element), IntegerType):
+            raise op.error(f"{what} element type must be integer, but got {element}")
+    eltwise(op)
+
+
 def gelu_bw(op: TTOp):
     approximate = scalar(op.prop("approximate"))
     if approximate not in ("none", "tanh"):

@@ -282,7 +282,9 @@ def test_override_device_shape_limits_the_grid():
 
 @pytest.mark.parametrize("text, options, message", [
     (eltwise("add", (64, 64), "f32", 2), "default-input-memspace=system", "default-input-memspace is l1 or dram"),
-    (eltwise("cbrt", (64, 64), "f32", 1), "", "'ttir.cbrt' is not converted to D2M yet"),
+    ("func.func @c(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {\n  %0 = \"ttir.cumsum\"(%a) <{dim = 1 : i64}> : "
+     "(tensor<64x64xf32>) -> tensor<64x64xf32>\n  return %0 : tensor<64x64xf32>\n}\n", "",
+     "'ttir.cumsum' is not converted to D2M yet"),
     (eltwise("add", (64, 64), "ui16", 2), "", "a tensor of ui16 is not converted to D2M yet"),
     ("func.func @m(%a: tensor<64x32xf32>, %b: tensor<64x32xf32>) -> tensor<64x64xf32> {\n  %0 = \"ttir.matmul\"(%a, "
      "%b) <{transpose_b = true}> : (tensor<64x32xf32>, tensor<64x32xf32>) -> tensor<64x64xf32>\n  return %0 : "

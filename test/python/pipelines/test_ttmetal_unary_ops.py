@@ -1,7 +1,7 @@
 """SFPU ops on the kernel path that lower to one tt-metal call each (erfc, softsign, hardsigmoid, signbit, frac,
 trunc, silu, square, exp2, asin, acos; bitwise_not on si32 tiles; atan2 of two tiles; clamp_scalar, relu6 and selu with
 their scalars as the call's parameters), a clamp between tensors (a maximum then a minimum) and composites (mish,
-isfinite, remainder), through the main pipeline and upstream's staged one, against torch in f32."""
+isfinite, remainder, cbrt, asinh), through the main pipeline and upstream's staged one, against torch in f32."""
 
 import pytest
 import torch
@@ -92,7 +92,8 @@ def test_selu_takes_its_scale_and_alpha(compile_):
 
 COMPOSITES = {"mish": lambda x: x * torch.tanh(torch.nn.functional.softplus(x)),
               "isfinite": lambda x: torch.isfinite(x).float(), "relu6": lambda x: x.clamp(0, 6),
-              "remainder": lambda a, b: a - b * torch.floor(a / b)}
+              "remainder": lambda a, b: a - b * torch.floor(a / b), "cbrt": lambda x: x.sign() * x.abs() ** (1 / 3),
+              "asinh": lambda x: torch.asinh(x)}
 
 
 @pytest.mark.parametrize("compile_", [main_pipeline, staged], ids=["main", "staged"])
@@ -107,7 +108,7 @@ def test_composite_op_matches_torch(name, compile_):
             f"\n  return %0 : {t}\n}}\n")
     g = torch.Generator().manual_seed(11)
     x, divisor = torch.randn(SHAPE, generator=g) * 4, torch.randn(SHAPE, generator=g) * 2 + 0.1
-    x[0, :4] = torch.tensor([float("inf"), float("-inf"), float("nan"), 100.0])
+    x[0, :7] = torch.tensor([float("inf"), float("-inf"), float("nan"), 100.0, 1e-6, 0.0, -3e-5])
     inputs = [x, divisor][:arity]
     (out,), _ = run_program(translate(compile_(text)), inputs)
     assert torch.allclose(out, COMPOSITES[name](*inputs), rtol=1e-5, atol=1e-6, equal_nan=True)

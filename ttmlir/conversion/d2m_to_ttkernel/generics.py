@@ -12,14 +12,14 @@ from xdsl.dialects import arith
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
-from ttmlir.dialects import d2m
+from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
 from ttmlir.dialects.d2m_tile_bcast import TileBcastOp
 from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
 from ttmlir.dialects.d2m_tile_extra import EXTRA_TILE_OPS
 from ttmlir.errors import PassFailure
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (SFPU_BINARY, SFPU_PARAMETRIZED, SFPU_TERNARY, SFPU_UNARY,
-                                                              SWAPPED, SfpuCall)
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (SCALAR_RHS, SFPU_BINARY, SFPU_PARAMETRIZED, SFPU_TERNARY,
+                                                              SFPU_UNARY, SWAPPED, SfpuCall)
 
 REDUCED = {"d2m.tile_reduce_sum": "sum", "d2m.tile_reduce_mean": "mean", "d2m.tile_reduce_max": "max"}
 DATA_MOVES = ("transpose", "typecast")  # one-operand tile ops the compute kernel does in dst
@@ -116,6 +116,10 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
             if isinstance(op, d2m.TileOp) else op.name.removeprefix("d2m.tile_")  # a comparison with zero: its own
         if op.name.removeprefix("d2m.") in SFPU_PARAMETRIZED:  # its call, the op's scalars its parameters
             family = SfpuCall.of(op)
+        if len(op.operands) == 2 and not isinstance(op.operands[1].type, ttcore.TileType):  # a tile and a scalar
+            if op.name.removeprefix("d2m.") not in SCALAR_RHS:
+                raise PassFailure(op, f"'{op.name}' of a tile and a scalar is not lowered to TTMetal yet")
+            return SfpuCall.with_scalar(op, op.operands[0].type), [tree(op.operands[0])], positions[op]
         children = [tree(v) for v in op.operands]
         if family in SWAPPED:
             family, children = SWAPPED[family], children[::-1]

@@ -56,6 +56,10 @@ SHARED_INITS = {**dict.fromkeys(("ceil", "floor", "frac", "trunc"), "rounding_op
 # attributes in the call's order); integer attributes take the integer call
 SFPU_PARAMETRIZED = {"tile_clamp_scalar": ("clamp_tile_init", "clamp_tile", "clamp_tile_int32", ("min", "max")),
                      "tile_selu": ("selu_tile_init", "selu_tile", None, ("scale", "alpha"))}
+# a DST tile with a scalar right-hand side, in place: the call for float tiles and for integer ones (upstream's)
+SCALAR_RHS = {"tile_add": ("add_unary_tile", "add_unary_tile_int32"),
+              "tile_sub": ("sub_unary_tile", "sub_unary_tile_int32"), "tile_mul": ("mul_unary_tile", None),
+              "tile_div": ("div_unary_tile", None), "tile_pow": ("power_tile", None)}
 BROADCASTS = ("row", "col", "scalar")  # how a broadcast operand's tiles are gathered
 FPU_BINARY = {"add": "add_tiles", "subtract": "sub_tiles", "multiply": "mul_tiles"}
 
@@ -83,6 +87,23 @@ class SfpuCall:
                                   f"{'floats' if int_call is None else 'both floats or both integers'}")
         call = int_call if all(integer) else float_call
         return cls(init, call, tuple(v.value.data if all(integer) else float_bits(v.value.data) for v in values))
+
+    @classmethod
+    def with_scalar(cls, op: Operation, tile: ttcore.TileType) -> "SfpuCall":
+        """A tile op (`SCALAR_RHS`) of a DST tile and a constant scalar: the scalar as the call's parameter (a float's
+        bits; power's exponent as an integer)."""
+        call, int_call = SCALAR_RHS[op.name.removeprefix("d2m.")]
+        owner = op.operands[1].owner
+        if not isinstance(owner, arith.ConstantOp):
+            raise PassFailure(op, f"'{op.name}' with a scalar operand known only when the kernel runs is not lowered "
+                                  "to kernels yet")
+        value = owner.value.value.data
+        if not tile.dtype.startswith(("f", "bf")):
+            if int_call is None:
+                raise PassFailure(op, f"'{op.name}' of an integer tile and a scalar has no SFPU call")
+            call = int_call
+        param = int(value) if call == "power_tile" or not isinstance(value, float) else float_bits(value)
+        return cls("power_tile_init" if call == "power_tile" else "binop_with_scalar_tile_init", call, (param,))
 
 
 @dataclass

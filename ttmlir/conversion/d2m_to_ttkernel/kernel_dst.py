@@ -20,7 +20,7 @@ from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SFPU_PARAMETRIZED, SfpuCall, float_bits
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SCALAR_RHS, SFPU_PARAMETRIZED, SfpuCall
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.dialects.d2m_dst import is_dst_memref
 from ttmlir.errors import PassFailure
@@ -55,10 +55,6 @@ INT_VARIANTS = {**{f"tile_{op}": (f"{op}_tile_init", f"{op}_tile_int32")
                 "tile_maximum": ("binary_max_int32_tile_init", "binary_max_int32_tile"),
                 "tile_minimum": ("binary_min_int32_tile_init", "binary_min_int32_tile")}
 FORMAT_TOLD = frozenset({"add_int_tile", "sub_int_tile", "mul_int_tile", "mul_int_tile_init"})
-# a DST tile with a scalar right-hand side, in place: the call for float tiles and for integer ones (upstream's)
-SCALAR_RHS = {"tile_add": ("add_unary_tile", "add_unary_tile_int32"), "tile_sub": ("sub_unary_tile", "sub_unary_tile_int32"),
-              "tile_mul": ("mul_unary_tile", None), "tile_div": ("div_unary_tile", None),
-              "tile_pow": ("power_tile", None)}
 # integer tile reductions on the SFPU: (pool, its identity, the int op folding a reduced tile into the result)
 SFPU_REDUCE = {"tile_sfpu_reduce_sum": ("reduce_sum", 0, "add_int_tile"),
                "tile_sfpu_reduce_max": ("reduce_max", -2 ** 31, "binary_max_int32_tile")}
@@ -190,7 +186,7 @@ class DstLowering:
         if len(tiles) != len(op.operands):
             if name not in SCALAR_RHS or len(tiles) != 1 or op.operands[0] is not tiles[0]:
                 raise PassFailure(op, f"'{op.name}' with a scalar operand is not lowered in kernel functions yet")
-            return self.scalar_rhs(op, tiles[0], op.operands[1], *SCALAR_RHS[name])
+            return self.scalar_rhs(op, tiles[0])
         if name in INT_VARIANTS and not tiles[0].type.dtype.startswith(("f", "bf")):
             return self.integer(op, tiles, *INT_VARIANTS[name])
         if name in FPU_BINARY and not any(_from_dst(v) for v in tiles):
@@ -261,30 +257,16 @@ class DstLowering:
         call = "fill_tile" if isinstance(value.type, AnyFloat) else "fill_tile_int"
         self.replace_by_calls(op, index, [_call("fill_tile_init"), _call(call, index, value)])
 
-    def scalar_rhs(self, op: Operation, tile: SSAValue, scalar: SSAValue, call: str, int_call: str | None) -> None:
+    def scalar_rhs(self, op: Operation, tile: SSAValue) -> None:
         """A DST tile and a constant scalar, in place in the tile's slot (moved to the result's slot when that is
-        another): the scalar as the call's 32-bit parameter (a float's bits; power's exponent as an integer)."""
+        another): the scalar as the call's 32-bit parameter (`SfpuCall.with_scalar`)."""
         if not _from_dst(tile):
             raise PassFailure(op, f"'{op.name}' with a scalar operand reads its tile from DST")
-        owner = scalar.owner
-        if not isinstance(owner, arith.ConstantOp):
-            raise PassFailure(op, f"'{op.name}' with a scalar operand known only when the kernel runs is not lowered "
-                                  "in kernel functions yet")
-        value = owner.value.value.data
-        integer = not _tile(tile).dtype.startswith(("f", "bf"))
-        if integer and int_call is None:
-            raise PassFailure(op, f"'{op.name}' of an integer tile and a scalar has no SFPU call")
-        if call == "power_tile":
-            param = int(value)
-        elif isinstance(value, float):
-            param = float_bits(value)
-        else:
-            param = int(value)
+        sfpu = SfpuCall.with_scalar(op, _tile(tile))
         self.start_engines(op, "init_sfpu", _first_cb(self.func, load=False))
         index, _ = self.dst_index(op)
-        bits = arith.ConstantOp(IntegerAttr(param, i32))
-        init = "power_tile_init" if call == "power_tile" else "binop_with_scalar_tile_init"
-        new = [bits, _call(init), _call(int_call if integer else call, tile, bits.result)]
+        bits = arith.ConstantOp(IntegerAttr(sfpu.params[0], i32))
+        new = [bits, _call(sfpu.init), _call(sfpu.call, tile, bits.result)]
         if not _same_slot(index, _loaded(tile).indices[0]):
             new += [_call("copy_dest_values_init"),
                     _call("copy_dest_values", tile, index, data_format=_tile(tile).data_type)]

@@ -7,8 +7,9 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (AffineMapAttr, BFloat16Type, DenseArrayBase, DenseIntOrFPElementsAttr,
-                                   Float32Type, IntegerType, TensorType, i64)
+                                   Float32Type, FloatAttr, IntegerType, TensorType, i64)
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp as LinalgGenericOp, YieldOp as LinalgYieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -80,8 +81,16 @@ def tile_chain(chain: Callable[[Callable[..., SSAValue], list[SSAValue]], SSAVal
         tile = out.type.element_type
         body = Block(arg_types=[*(v.type.element_type for v in loaded), tile])
 
-        def made(mnemonic: str, *operands: SSAValue, **properties: Attribute) -> SSAValue:
-            op = TILE_OP_MAKERS[mnemonic].create(operands=list(operands), result_types=[tile], properties=properties)
+        def made(mnemonic: str, *operands: SSAValue | float, **properties: Attribute) -> SSAValue:
+            """A tile op's result; a float operand is a scalar constant (an f32 `arith.constant`)."""
+            values = []
+            for operand in operands:
+                if isinstance(operand, float):
+                    constant = arith.ConstantOp(FloatAttr(operand, Float32Type()))
+                    body.add_op(constant)
+                    operand = constant.result
+                values.append(operand)
+            op = TILE_OP_MAKERS[mnemonic].create(operands=values, result_types=[tile], properties=properties)
             body.add_op(op)
             return op.results[0]
 

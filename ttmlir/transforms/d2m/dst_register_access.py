@@ -357,9 +357,9 @@ def split_shared_loads(scope: Operation | Region) -> None:
                                      if is_dst_compute_op(use.operation)))
         if len(readers) < 2:
             continue
-        for reader in readers[1:]:
+        for reader in readers[1:]:  # each copy just before its reader, where a scheduled nest loads a tile
             copy = load.clone()
-            Rewriter.insert_op(copy, InsertPoint.after(load))
+            Rewriter.insert_op(copy, InsertPoint.before(reader))
             for index, operand in enumerate(reader.operands):
                 if operand is load.results[0]:
                     reader.operands[index] = copy.results[0]
