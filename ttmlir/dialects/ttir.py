@@ -27,8 +27,8 @@ from ttmlir.dialects.ttir_attrs import FlattenedCompatInfoAttr
 from ttmlir.dialects.ttir_shapes import (bitcast, broadcast, clamp_scalar, concat, cumsum, dot_general, dropout,
                                          eltwise, embedding, embedding_backward, encoding_name, gather, gelu_bw, index,
                                          index_select, matmul, pad, paged_fill_cache, permute, reduction, repeat,
-                                         repeat_interleave, reshape, reverse, scatter, shift, slice_dynamic, slice_static,
-                                         softmax, sort, squeeze, to_layout, topk, transpose, unsqueeze)
+                                         repeat_interleave, reshape, reverse, scatter, shift, slice_dynamic,
+                                         slice_static, softmax, sort, squeeze, to_layout, topk, transpose, unsqueeze)
 from ttmlir.dialects.ttir_shapes_nn import (all_gather, all_reduce, all_to_all, arange, batch_norm, cache,
                                             collective_broadcast, collective_permute, concatenate_heads, constant,
                                             conv2d, conv_transpose2d, distributed_norm, fill, get_dimension_size,

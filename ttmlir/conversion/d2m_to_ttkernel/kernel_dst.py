@@ -207,8 +207,8 @@ class DstLowering:
             in_load = _loaded(tiles[0])
             in_cb = _cb_root(in_load.memref) if in_load is not None and not _from_dst(tiles[0]) else None
             self.start_engines(op, "init_sfpu", in_cb if in_cb is not None else _first_cb(self.func, load=False))
-            self.rewriter.insert_op([*params, _call(sfpu.init), _call(sfpu.call, tiles[0], *(p.result for p in params))],
-                                    _insert_point(op.parent_block(), op))
+            calls = [_call(sfpu.init), _call(sfpu.call, tiles[0], *(p.result for p in params))]
+            self.rewriter.insert_op([*params, *calls], _insert_point(op.parent_block(), op))
             self.erase_result_store(op)
             return None
         if name in SFPU_BINARY or name == "tile_where":

@@ -263,8 +263,8 @@ def _matmul_block(kernel: KernelFunction, op: Operation) -> None:
     kernel.replace(op, new, [])
 
 
-DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_PARAMETRIZED, *SFPU_BINARY, *FPU_BINARY, *SFPU_REDUCE, "tile_typecast", "tile_bcast",
-                         "tile_matmul", "tile_fill", "tile_transpose", "tile_where", *FPU_REDUCE})
+DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_PARAMETRIZED, *SFPU_BINARY, *FPU_BINARY, *SFPU_REDUCE, "tile_typecast",
+                         "tile_bcast", "tile_matmul", "tile_fill", "tile_transpose", "tile_where", *FPU_REDUCE})
 LOWERINGS = {
     "d2m.get_cb": KernelFunction.get_cb,
     "d2m.get_arg": lower_get_arg,

@@ -282,8 +282,8 @@ def fill_generic(value: float | int, output: SSAValue, grid: tuple[int, int] = (
 
 def _with_scalars(op: Operation, element: Attribute):
     """The compute of an op whose tile op takes its scalar attributes (clamp_scalar's bounds, selu's scale and alpha),
-    as upstream forwards them, or scalars of fixed values (relu6's bounds): each as the tiles hold it (f32 for float tiles, i32 for integer ones); None for
-    other ops."""
+    as upstream forwards them, or scalars of fixed values (relu6's bounds): each as the tiles hold it (f32 for float
+    tiles, i32 for integer ones); None for other ops."""
     if op.ROW.name in FIXED_SCALARS:
         tile_op, values = FIXED_SCALARS[op.ROW.name]
     else:
