@@ -1,7 +1,8 @@
 """Integer tiles' bitwise ops and shifts on the kernel path (SFPU calls told the tiles' format), and comparisons
 (a difference compared with zero) and sums of CB tiles (copied into DST), through the main pipeline and upstream's
-staged one, against numpy on the int32 values. The simulated DST holds a tile as
-f32, so the values are kept where f32 is exact (|x| < 2**24) to check the ops, not that widening."""
+staged one, against numpy on the int32 values, over the whole int32 range (the simulated DST holds integer tiles
+exactly, as the register's 32-bit mode does); a comparison's operands keep their difference in range (it is
+computed)."""
 
 import numpy as np
 import pytest
@@ -41,11 +42,15 @@ def main_pipeline(text: str):
 
 def operands(name: str) -> tuple[torch.Tensor, torch.Tensor]:
     g = torch.Generator().manual_seed(7)
-    a = torch.randint(-2 ** 20, 2 ** 20, SHAPE, generator=g, dtype=torch.int32)
-    if name.endswith("shift"):  # a left shift keeps 20 significant bits; a negative's logical right shift by 8 or
-        low = 8 if name == "logical_right_shift" else 0  # more has 24 at most
-        return a, torch.randint(low, 12 if name == "logical_left_shift" else 32, SHAPE, generator=g, dtype=torch.int32)
-    b = torch.randint(-2 ** 20, 2 ** 20, SHAPE, generator=g, dtype=torch.int32)
+    bound = 2 ** 30 if name in ("eq", "ne", "gt", "ge", "lt", "le") else 2 ** 31
+
+    def draw(low: int, high: int) -> torch.Tensor:
+        return torch.randint(low, high, SHAPE, generator=g, dtype=torch.int64).to(torch.int32)
+
+    a = draw(-bound, bound)
+    if name.endswith("shift"):
+        return a, draw(0, 32)
+    b = draw(-bound, bound)
     if name in ("eq", "ne", "ge", "le"):  # equal pairs too
         b = torch.where(torch.rand(SHAPE, generator=g) < 0.3, a, b)
     return a, b

@@ -12,7 +12,8 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ttmlir.dialects import ttcore, ttkernel
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (BROADCASTS, FPU_BINARY, INT_VARIANTS,
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (BROADCASTS, FORMAT_TOLD, FPU_BINARY, INT_BINARY,
+                                                              INT_VARIANTS,
                                                               MATMUL_ACCUMULATOR, SFPU_BINARY, SFPU_TERNARY, SFPU_UNARY,
                                                               SHARED_INITS, TILE, KernelOps, SfpuCall, ShardLayout,
                                                               dst_schedule)
@@ -218,11 +219,12 @@ class ComputeKernels:
                     SFPU_TERNARY[kind], *(o.result for o in operands), slot.result,
                     dtype=ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(dtype)))]
             elif kind in SFPU_BINARY:
-                call = SFPU_BINARY[kind]
-                told = {"dtype": ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(dtype))} \
-                    if call in ttkernel.DTYPE_BINARY else {}
-                ops += [self._call(SHARED_INITS.get(kind, f"{call}_init")),
-                        self._call(call, slot.result, operands[1].result, slot.result, **told)]
+                init, call = INT_BINARY[kind] if dtype == "si32" and kind in INT_BINARY else \
+                    (SHARED_INITS.get(kind, f"{SFPU_BINARY[kind]}_init"), SFPU_BINARY[kind])
+                told = {"dtype": ttcore.DataTypeAttr(ttcore.DataTypeAttr.enum_type(dtype))}
+                ops += [self._call(init, **(told if init in FORMAT_TOLD else {})),
+                        self._call(call, slot.result, operands[1].result, slot.result,
+                                   **(told if call in ttkernel.DTYPE_BINARY or call in FORMAT_TOLD else {}))]
             else:
                 name = SFPU_UNARY[kind]
                 entry = INT_VARIANTS.get(kind, f"{name}_tile") if dtype == "si32" else f"{name}_tile"

@@ -52,6 +52,13 @@ INT_VARIANTS = {"abs": "abs_tile_int32", **{f"{c}z": f"{c}z_tile_int32" for c in
 SHARED_INITS = {**dict.fromkeys(("ceil", "floor", "frac", "trunc"), "rounding_op_tile_init"),
                 **dict.fromkeys(("bitwise_and", "bitwise_or", "bitwise_xor"), "binary_bitwise_tile_init"),
                 **dict.fromkeys(("logical_left_shift", "logical_right_shift", "right_shift"), "binary_shift_tile_init")}
+# si32 tiles' binary ops on the SFPU, as upstream's int32 op map: TTIR family -> (init, call), the calls (and mul's
+# init) of FORMAT_TOLD told the tiles' format
+INT_BINARY = {"add": ("add_int_tile_init", "add_int_tile"), "subtract": ("sub_int_tile_init", "sub_int_tile"),
+              "multiply": ("mul_int_tile_init", "mul_int_tile"),
+              "maximum": ("binary_max_int32_tile_init", "binary_max_int32_tile"),
+              "minimum": ("binary_min_int32_tile_init", "binary_min_int32_tile")}
+FORMAT_TOLD = frozenset({"add_int_tile", "sub_int_tile", "mul_int_tile", "mul_int_tile_init"})
 # tile ops whose SFPU call takes the op's scalar attributes: (init, call of float tiles, call of integer tiles, the
 # attributes in the call's order); integer attributes take the integer call
 SFPU_PARAMETRIZED = {"tile_clamp_scalar": ("clamp_tile_init", "clamp_tile", "clamp_tile_int32", ("min", "max")),

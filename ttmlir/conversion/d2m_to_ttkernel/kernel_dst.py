@@ -20,7 +20,8 @@ from xdsl.dialects.builtin import AnyFloat, IndexType, IntegerAttr, i32
 from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import SCALAR_RHS, SFPU_PARAMETRIZED, SfpuCall
+from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (FORMAT_TOLD, INT_BINARY, SCALAR_RHS, SFPU_PARAMETRIZED,
+                                                              SfpuCall)
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.dialects.d2m_dst import is_dst_memref
 from ttmlir.errors import PassFailure
@@ -48,13 +49,10 @@ SFPU_BINARY |= {f"tile_{op}": (init, call) for op, init, call in (
 FPU_BINARY = {"tile_add": "add_tiles", "tile_sub": "sub_tiles", "tile_mul": "mul_tiles"}
 # the entry points of integer (si32) tiles, as upstream's int32 op map: (init, call); binary ones on DST indices, add,
 # sub and mul (and mul's init) told the tiles' format
+TILE_OP_OF = {"subtract": "sub", "multiply": "mul"}  # a TTIR family's d2m tile op, where the names differ
 INT_VARIANTS = {**{f"tile_{op}": (f"{op}_tile_init", f"{op}_tile_int32")
                    for op in ("abs", "negative", "relu", "eqz", "nez", "gtz", "gez", "ltz", "lez")},
-                "tile_add": ("add_int_tile_init", "add_int_tile"), "tile_sub": ("sub_int_tile_init", "sub_int_tile"),
-                "tile_mul": ("mul_int_tile_init", "mul_int_tile"),
-                "tile_maximum": ("binary_max_int32_tile_init", "binary_max_int32_tile"),
-                "tile_minimum": ("binary_min_int32_tile_init", "binary_min_int32_tile")}
-FORMAT_TOLD = frozenset({"add_int_tile", "sub_int_tile", "mul_int_tile", "mul_int_tile_init"})
+                **{f"tile_{TILE_OP_OF.get(family, family)}": calls for family, calls in INT_BINARY.items()}}
 # integer tile reductions on the SFPU: (pool, its identity, the int op folding a reduced tile into the result)
 SFPU_REDUCE = {"tile_sfpu_reduce_sum": ("reduce_sum", 0, "add_int_tile"),
                "tile_sfpu_reduce_max": ("reduce_max", -2 ** 31, "binary_max_int32_tile")}

@@ -118,9 +118,9 @@ class Core:
         self.grid, self.y, self.x = grid, y, x
         self.l1 = torch.zeros(grid.facts.l1_size, dtype=torch.uint8)
         self.cbs: dict[int, CircularBuffer] = {}
-        self.dst = torch.zeros(tile_math.DST_TILES, tile_math.TILE, tile_math.TILE)
-        # the same memory as numpy arrays: a small copy or tile costs a numpy call far less than a torch one
-        self.l1_np, self.dst_np = self.l1.numpy(), self.dst.numpy()
+        self.l1_np = self.l1.numpy()
+        self.dst = self.dst_np = None
+        self.hold_integers(False)
         self.dst_state = "released"
         self.dst_written: set[int] = set()  # dst tiles a reduction has written since tile_regs_acquire
         # the packer adds the tiles it packs into L1's (llk_pack_reconfig_l1_acc); like the packer's own
@@ -131,3 +131,12 @@ class Core:
     @property
     def name(self) -> str:
         return f"core ({self.y},{self.x})"
+
+    def hold_integers(self, integers: bool) -> None:
+        """The dst register's values as f64 for a program with integer tiles (32-bit integers exactly; the register
+        holds them bit for bit in its 32-bit mode), else as f32. `dst_np` is the same memory as numpy: a small copy
+        or tile costs a numpy call far less than a torch one."""
+        dtype = torch.float64 if integers else torch.float32
+        if self.dst is None or self.dst.dtype != dtype:
+            self.dst = torch.zeros(tile_math.DST_TILES, tile_math.TILE, tile_math.TILE, dtype=dtype)
+            self.dst_np = self.dst.numpy()

@@ -228,9 +228,12 @@ class Grid:
     def run(self, program: Program) -> ProgramStats:
         """Run every kernel of `program` on its cores until all finish; a hang or a bad access raises."""
         used = sorted({c for k in program.kernels for c in k.cores} | {c for cb in program.cbs for c in cb.cores})
+        integers = any(not tile_math.FORMATS[cb.data_format].is_floating_point for cb in program.cbs
+                       if cb.data_format in tile_math.FORMATS)
         for y, x in used:
             core = self.core(y, x)
             core.cbs, core.dst_state, core.sem_times = {}, "released", {}
+            core.hold_integers(integers)
             words = core.l1_np[SEMAPHORE_BASE:SEMAPHORE_BASE + 16 * len(program.semaphores)].view(numpy.int32)
             words[::4] = program.semaphores  # semaphore i's word at SEMAPHORE_BASE + 16 * i
         for cb in program.cbs:

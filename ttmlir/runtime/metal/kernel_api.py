@@ -928,7 +928,7 @@ class KernelApi(TopkTiles):
         result = {"add_int_tile": lhs + rhs, "sub_int_tile": lhs - rhs, "mul_int_tile": lhs * rhs}[name]
         if template.strip() == "DataFormat::Int32":  # wraps as 32-bit two's complement
             result = (result + 2 ** 31) % 2 ** 32 - 2 ** 31
-        self._set_dst(self._dst_index(out, name), result.float())
+        self._set_dst(self._dst_index(out, name), result.double())
         self.cycles += tile_math.sfpu_cycles(name)
 
     def add_int_tile_t(self, template: str, a: int, b: int, out: int) -> None:

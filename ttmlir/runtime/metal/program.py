@@ -166,14 +166,21 @@ TRANSFER_ELEMENTS = 1 << 20
 
 def held_dtype(dtype: str) -> torch.dtype:
     """The torch type a host buffer of `dtype` is held in: 16-bit floats in their own type (exactly, at half an
-    f32's bytes), every other format as f32."""
-    return tile_math.FORMATS[dtype] if dtype in ("bf16", "f16") else torch.float32
+    f32's bytes), integers as f64 (every 32-bit integer exactly), every other format as f32."""
+    if dtype in ("bf16", "f16"):
+        return tile_math.FORMATS[dtype]
+    return torch.float32 if tile_math.FORMATS.get(dtype, torch.float32).is_floating_point else torch.float64
 
 
 def _hold(tensor: torch.Tensor, dtype: str) -> torch.Tensor:
-    """A host tensor as this simulation holds a buffer of `dtype`: a 16-bit float tensor of that type as it is (no
-    copy), anything else as f32."""
-    return tensor if tensor.dtype == held_dtype(dtype) else tensor.float()
+    """A host tensor as this simulation holds a buffer of `dtype` (`held_dtype`; a tensor of that type as it is, no
+    copy)."""
+    return tensor if tensor.dtype == held_dtype(dtype) else tensor.to(held_dtype(dtype))
+
+
+def _result(tensor: torch.Tensor, dtype: str) -> torch.Tensor:
+    """A program's result as the host returns it: floats as f32, integers as int32."""
+    return tensor.to(torch.float32 if tile_math.FORMATS.get(dtype, torch.float32).is_floating_point else torch.int32)
 
 
 def _tile_slices(batch: int, rows: int, cols: int):
@@ -415,8 +422,8 @@ class ProgramRunner:
             self.stats.append(self.grid.run(self.launch(table)))
         elif isinstance(table, fbm.DeallocateBufferCommandT):
             self.release(self.device.pop(table.ref.globalId, None))
-        elif isinstance(table, fbm.ReturnCommandT):  # results as f32
-            return [self.host_of(ref).float() for ref in fbu.as_list(table.results)]
+        elif isinstance(table, fbm.ReturnCommandT):
+            return [_result(self.host_of(ref), DeviceBuffer.of(ref).dtype) for ref in fbu.as_list(table.results)]
         elif not isinstance(table, fbm.FinishCommandT):
             raise MetalError(f"command {type(table).__name__[:-1]} is not run by this simulator")
         return None

@@ -48,7 +48,7 @@ def untilize(data: torch.Tensor, shape: tuple[int, int], data_format: str) -> to
     # bf16 reordered as stored, then widened (a shift: exact, whichever order); other formats widened first
     values = data.contiguous().view(torch.bfloat16) if data_format == "bf16" else from_bytes(data, data_format)
     faces = values.reshape(rows // TILE, cols // TILE, 2, 2, FACE, FACE).permute(0, 2, 4, 1, 3, 5)
-    return faces.reshape(rows, cols).to(torch.float32)
+    return held(faces.reshape(rows, cols), data_format)
 
 
 def unpack(data: torch.Tensor, data_format: str) -> torch.Tensor:
@@ -72,7 +72,13 @@ def to_bytes(values: torch.Tensor, data_format: str) -> torch.Tensor:
 
 
 def from_bytes(data: torch.Tensor, data_format: str) -> torch.Tensor:
-    return data.contiguous().view(FORMATS[data_format]).to(torch.float32)
+    return held(data.contiguous().view(FORMATS[data_format]), data_format)
+
+
+def held(values: torch.Tensor, data_format: str) -> torch.Tensor:
+    """A format's values as the simulator computes with them: f32 for floats, f64 for integers (every 32-bit
+    integer exactly)."""
+    return values.to(torch.float32 if FORMATS[data_format].is_floating_point else torch.float64)
 
 
 # --- whole pages through numpy: a tile's bytes, its faces and the packer's rounding as a few numpy calls (far
@@ -103,7 +109,7 @@ def unpack_pages(l1: numpy.ndarray, base: int, page_size: int, pages: list[int],
 
 def unpack_into(dst: numpy.ndarray, data: numpy.ndarray, data_format: str, transpose: bool = False) -> bool:
     """`unpack` of a tile's bytes (uint8) into `dst` (a 32x32 f32 array), transposed within the tile if asked."""
-    if data_format not in ("bf16", "f32"):
+    if data_format not in ("bf16", "f32") or dst.dtype != numpy.float32:
         return False
     faces = data.view(numpy.uint16 if data_format == "bf16" else numpy.uint32).reshape(2, 2, FACE, FACE)
     faces = faces.transpose(1, 3, 0, 2) if transpose else faces.transpose(0, 2, 1, 3)  # as (face row, row, ...)
@@ -129,7 +135,7 @@ def dst_holds(dst: numpy.ndarray, data_format: str, num: Numerics) -> bool:
 
 def pack_into(out: numpy.ndarray, tile: numpy.ndarray, data_format: str, num: Numerics) -> bool:
     """`pack` of a 32x32 f32 tile into `out` (uint8, the page's bytes in L1)."""
-    if data_format not in ("bf16", "f32") or out.size != tile_bytes(data_format):
+    if data_format not in ("bf16", "f32") or out.size != tile_bytes(data_format) or tile.dtype != numpy.float32:
         return False
     faces = tile.reshape(2, FACE, 2, FACE).transpose(0, 2, 1, 3)
     if data_format == "f32":
@@ -181,8 +187,8 @@ SFPU_UNARY = {
 
 
 def _int32(x: torch.Tensor) -> torch.Tensor:
-    """Integers as 32-bit two's complement holds them (the low 32 bits), as the dst register's floats."""
-    return ((x & 0xFFFFFFFF) ^ 0x80000000).sub(0x80000000).float()
+    """Integers as 32-bit two's complement holds them (the low 32 bits), as the dst register's values."""
+    return ((x & 0xFFFFFFFF) ^ 0x80000000).sub(0x80000000).double()
 
 
 # SFPU binary ops between two dst tiles: `<name>(dst_a, dst_b[, dst_out])`, the result in dst_out (dst_a
@@ -195,9 +201,9 @@ SFPU_BINARY = {
     "eq_binary_tile": lambda a, b: (a == b).float(), "ne_binary_tile": lambda a, b: (a != b).float(),
     "gt_binary_tile": lambda a, b: (a > b).float(), "lt_binary_tile": lambda a, b: (a < b).float(),
     "ge_binary_tile": lambda a, b: (a >= b).float(), "le_binary_tile": lambda a, b: (a <= b).float(),
-    "bitwise_and_binary_tile": lambda a, b: (a.long() & b.long()).float(),
-    "bitwise_or_binary_tile": lambda a, b: (a.long() | b.long()).float(),
-    "bitwise_xor_binary_tile": lambda a, b: (a.long() ^ b.long()).float(),
+    "bitwise_and_binary_tile": lambda a, b: (a.long() & b.long()).double(),
+    "bitwise_or_binary_tile": lambda a, b: (a.long() | b.long()).double(),
+    "bitwise_xor_binary_tile": lambda a, b: (a.long() ^ b.long()).double(),
     # shifts of si32 tiles (the bit pattern; an arithmetic right shift keeps the sign)
     "binary_left_shift_tile": lambda a, b: _int32(a.long() << b.long()),
     "binary_right_shift_tile": lambda a, b: _int32(a.long() >> b.long()),
