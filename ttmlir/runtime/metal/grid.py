@@ -228,8 +228,7 @@ class Grid:
     def run(self, program: Program) -> ProgramStats:
         """Run every kernel of `program` on its cores until all finish; a hang or a bad access raises."""
         used = sorted({c for k in program.kernels for c in k.cores} | {c for cb in program.cbs for c in cb.cores})
-        integers = any(not tile_math.FORMATS[cb.data_format].is_floating_point for cb in program.cbs
-                       if cb.data_format in tile_math.FORMATS)
+        integers = any(tile_math.is_integer(cb.data_format) for cb in program.cbs)
         for y, x in used:
             core = self.core(y, x)
             core.cbs, core.dst_state, core.sem_times = {}, "released", {}

@@ -169,7 +169,7 @@ def held_dtype(dtype: str) -> torch.dtype:
     f32's bytes), integers as f64 (every 32-bit integer exactly), every other format as f32."""
     if dtype in ("bf16", "f16"):
         return tile_math.FORMATS[dtype]
-    return torch.float32 if tile_math.FORMATS.get(dtype, torch.float32).is_floating_point else torch.float64
+    return torch.float64 if tile_math.is_integer(dtype) else torch.float32
 
 
 def _hold(tensor: torch.Tensor, dtype: str) -> torch.Tensor:
@@ -180,7 +180,7 @@ def _hold(tensor: torch.Tensor, dtype: str) -> torch.Tensor:
 
 def _result(tensor: torch.Tensor, dtype: str) -> torch.Tensor:
     """A program's result as the host returns it: floats as f32, integers as int32."""
-    return tensor.to(torch.float32 if tile_math.FORMATS.get(dtype, torch.float32).is_floating_point else torch.int32)
+    return tensor.to(torch.int32 if tile_math.is_integer(dtype) else torch.float32)
 
 
 def _tile_slices(batch: int, rows: int, cols: int):

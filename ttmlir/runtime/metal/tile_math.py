@@ -75,10 +75,15 @@ def from_bytes(data: torch.Tensor, data_format: str) -> torch.Tensor:
     return held(data.contiguous().view(FORMATS[data_format]), data_format)
 
 
+def is_integer(data_format: str) -> bool:
+    """Whether a format holds integers (a format this table does not know holds floats)."""
+    return not FORMATS.get(data_format, torch.float32).is_floating_point
+
+
 def held(values: torch.Tensor, data_format: str) -> torch.Tensor:
     """A format's values as the simulator computes with them: f32 for floats, f64 for integers (every 32-bit
     integer exactly)."""
-    return values.to(torch.float32 if FORMATS[data_format].is_floating_point else torch.float64)
+    return values.to(torch.float64 if is_integer(data_format) else torch.float32)
 
 
 # --- whole pages through numpy: a tile's bytes, its faces and the packer's rounding as a few numpy calls (far
