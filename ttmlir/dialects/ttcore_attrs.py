@@ -3,6 +3,7 @@ and devices, tensor shardings and the memref layouts of the TTMetal path."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import operator
@@ -629,6 +630,7 @@ def _compiled(expr: AffineExpr):
     return lambda dims: expr.eval(dims, [])  # a symbol: as eval treats it
 
 
+@functools.lru_cache(maxsize=1024)  # a pure function of immutable values; a program repeats a few mappings
 def grid_placement(mapping: Attribute, grid: tuple[int, ...]) -> tuple[tuple[int, int], tuple[int, int]] | None:
     """Where a virtual grid's shards are, from its forward mapping `(shard index..., element index...) -> (core y,
     core x, element index...)`: the core holding the first shard and the rectangle of cores the shards fill in

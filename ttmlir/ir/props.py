@@ -134,6 +134,17 @@ def dense_values(attr: DenseIntOrFPElementsAttr) -> list:
     return values * count if len(values) == 1 else values
 
 
+def dense_array(attr: DenseIntOrFPElementsAttr):
+    """A dense attribute's elements as a flat numpy array decoded from its bytes at once (as `get_values` reads them,
+    element by element in Python; bf16 widened to f32). A splat is its one element."""
+    import numpy as np
+
+    element, raw = attr.type.element_type, attr.data.data
+    if isinstance(element, BFloat16Type):
+        return (np.frombuffer(raw, "<u2").astype(np.uint32) << 16).view(np.float32)
+    return np.frombuffer(raw, np.dtype(element.format))
+
+
 def scalar(attr: Attribute):
     """The Python value of a bool/int/float/string attribute."""
     if isinstance(attr, IntegerAttr):

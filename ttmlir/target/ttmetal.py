@@ -19,7 +19,7 @@ from ttmlir.dialects import ttcore, ttmetal
 from ttmlir.dialects.ttmetal_ccl import (AllGatherOp, AllReduceOp, AllToAllOp, CollectiveBroadcastOp,
                                          CollectivePermuteOp, MeshPartitionOp, ReduceScatterOp)
 from ttmlir.dialects.ttcore_cb_layout import CBLayoutAttr
-from ttmlir.ir.props import dense_values
+from ttmlir.ir.props import dense_array, dense_values
 from ttmlir.ir.sizes import elements_error, row_major_strides
 from ttmlir.target import TranslateError
 from ttmlir.target import flatbuffer as fbu
@@ -260,7 +260,7 @@ class _ProgramWriter:
             raise TranslateError(op, error)
         dtype, _, _ = _element(op.memref.type, op)
         attr = found.initial_value
-        values = np.asarray(attr.get_values(), dtype=np.float32)
+        values = dense_array(attr).astype(np.float32)
         if values.size == 1:  # a splat, widened once, in numpy: a large one is no Python list of its elements
             values = np.broadcast_to(values, (math.prod(attr.type.get_shape()),))
         return _NUMPY_BYTES[dtype](values)

@@ -11,7 +11,8 @@ import copy
 import io
 import math
 
-from xdsl.dialects.builtin import AnyFloat, IntegerAttr, IntegerType, ModuleOp, Signedness, TensorType
+from xdsl.dialects.builtin import (AnyFloat, DenseIntOrFPElementsAttr, IntegerAttr, IntegerType, ModuleOp, Signedness,
+                                   TensorType)
 from xdsl.dialects.func import CallOp, FuncOp, ReturnOp
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.ir.affine import AffineMap
@@ -20,7 +21,7 @@ from ttmlir import hardware
 from ttmlir.asm import FirstByIdentity, TTPrinter, print_module
 from ttmlir.dialects import debug, trace, ttcore, ttnn, ttnn_program
 from ttmlir.dialects.debug import DebugOp
-from ttmlir.ir.props import dense_values, int_values, scalar
+from ttmlir.ir.props import dense_array, dense_values, int_values, scalar
 from ttmlir.ir.sizes import elements_error
 from ttmlir.ir.syntax import affine_map_str, enum
 from ttmlir.dialects.ttnn import TTNNOp
@@ -126,11 +127,12 @@ def _core_range_set(attr: ttnn.CoreRangeSetAttr) -> fb.CoreRangeSetT:
 def _elements_bytes(attr: Attribute, element):
     import numpy as np
 
-    values = attr.get_values() if hasattr(attr, "get_values") else []
+    values = dense_array(attr) if isinstance(attr, DenseIntOrFPElementsAttr) else \
+        np.asarray(attr.get_values() if hasattr(attr, "get_values") else [])
     count = math.prod(attr.type.get_shape())
-    values = list(values) * (count if len(values) == 1 and count > 1 else 1)
-    is_float = "f" in str(element)
-    return np.frombuffer(np.asarray(values, dtype=np.float32 if is_float else np.int64).tobytes(), dtype=np.uint8)
+    if values.size == 1 and count > 1:
+        values = np.broadcast_to(values, (count,))
+    return np.ascontiguousarray(values, dtype=np.float32 if "f" in str(element) else np.int64).view(np.uint8)
 
 
 def _encode(kind: str, attr: Attribute, result_type):
