@@ -450,11 +450,12 @@ class ProgramRunner:
 
     @staticmethod
     def host_buffer(ref: fbm.BufferRefT) -> DeviceBuffer:
-        """A host buffer the simulation will hold (in `held_dtype`), refused past half this machine's available
-        memory (a run holds its inputs, outputs and their device copies at once)."""
+        """A host buffer the simulation will hold (in `held_dtype`), refused past a quarter of this machine's
+        available memory: a run holds the caller's tensor, its held copy, the device's bytes and the result at once
+        (at half, a large input left the host out of memory converting it)."""
         buffer, available = DeviceBuffer.of(ref), host_memory_available()
         need = math.prod(buffer.shape) * held_dtype(buffer.dtype).itemsize
-        if available is not None and need > available // 2:
+        if available is not None and need > available // 4:
             raise MetalError(f"host buffer {buffer.id} of shape {list(buffer.shape)} needs {need / 2**30:.1f} GiB; this "
                              f"machine has {available / 2**30:.1f} GiB available")
         return buffer
