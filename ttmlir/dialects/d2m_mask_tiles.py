@@ -9,19 +9,19 @@ from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, result_def
 from ttmlir.dialects import ttcore
 
 
-class _WriteMaskTileOp(IRDLOperation):
+class WriteMaskTileOp(IRDLOperation):
     valid = operand_def()
     output = operand_def()
     assembly_format = "`(` $valid `)` `to` $output attr-dict `:` type($valid) `,` type($output)"
 
 
 @irdl_op_definition
-class WriteRowMaskTileOp(_WriteMaskTileOp):
+class WriteRowMaskTileOp(WriteMaskTileOp):
     name = "d2m.write_row_mask_tile"
 
 
 @irdl_op_definition
-class WriteColMaskTileOp(_WriteMaskTileOp):
+class WriteColMaskTileOp(WriteMaskTileOp):
     name = "d2m.write_col_mask_tile"
 
 

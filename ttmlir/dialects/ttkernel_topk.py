@@ -8,4 +8,6 @@ TOPK_CALLS: dict[str, tuple[str, ...]] = {
     "topk_tile_init": (), "topk_local_sort": ("idst", "idir", "i_end_phase", "i_start_phase"),
     "topk_merge": ("idst", "m_iter", "k"), "topk_rebuild": ("idst", "idir", "m_iter", "k", "logk", "skip_second"),
     "experimental.fill_arange_tile": ("cb",),
+    # a mask tile (ones in the first valid rows or columns, zeros after) written at the CB's front, for masking
+    "experimental.write_row_mask_tile": ("validRows", "cb"), "experimental.write_col_mask_tile": ("validCols", "cb"),
 }

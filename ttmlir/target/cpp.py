@@ -8,6 +8,8 @@ named `v1, v2, ...`, loop counters `i1, ...`; an `emitc.literal` or `emitc.subsc
 
 from __future__ import annotations
 
+import math
+
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import (Float32Type, Float64Type, FloatAttr, IndexType, IntegerAttr, IntegerType, ModuleOp,
                                    Signedness)
@@ -187,7 +189,10 @@ class _KernelWriter:
                 return "true" if value.value.data else "false"
             return str(value.value.data)
         if isinstance(value, FloatAttr):
-            return f"{value.value.data!r}f" if isinstance(value.type, Float32Type) else repr(value.value.data)
+            number = value.value.data
+            if not math.isfinite(number):  # <cmath>'s macros, as MLIR's C++ emitter spells them
+                return "NAN" if math.isnan(number) else "-INFINITY" if number < 0 else "INFINITY"
+            return f"{number!r}f" if isinstance(value.type, Float32Type) else repr(number)
         raise TranslateError(op, f"constant {value} has no C++ form")
 
     def call(self, op: EmitC_CallOpaqueOp, indent: int) -> None:

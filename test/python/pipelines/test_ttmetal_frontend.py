@@ -42,11 +42,11 @@ def test_norms_written_out(op, reference):
 
 
 def test_refusal_of_an_op_the_frontend_made_is_located_at_its_source():
-    # the reduction is remade keeping its dim (with the reduction's location), and that one, a min of integers, is
-    # refused
+    # the reduction is remade keeping its dim (with the reduction's location), and that one, an argmax of integers,
+    # is refused
     source = ('func.func @r(%a: tensor<32x4x64xsi32>) -> tensor<32x4xsi32> {\n'
-              '  %0 = "ttir.min"(%a) <{dim_arg = [2 : i32], keep_dim = false}> : (tensor<32x4x64xsi32>) -> '
+              '  %0 = "ttir.argmax"(%a) <{dim_arg = [2 : i32], keep_dim = false}> : (tensor<32x4x64xsi32>) -> '
               'tensor<32x4xsi32> loc("s")\n  return %0 : tensor<32x4xsi32>\n}\n')
     with pytest.raises(DiagnosticError) as error:
         lower_to_ttmetal(source, "r.mlir")
-    assert error.value.diagnostic.render().startswith("r.mlir:2:8: error: a min of si32 is not converted to D2M yet")
+    assert error.value.diagnostic.render().startswith("r.mlir:2:8: error: an argmax of si32 is not converted to D2M yet")

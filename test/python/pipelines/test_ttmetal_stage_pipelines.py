@@ -102,10 +102,16 @@ def test_a_mean_over_dram_data_reads_its_scaler_tile_once_per_block():
     ('"ttir.max"(%a0) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<64x96xf32>) -> tensor<64x1xf32>',
      [(64, 96)], lambda a: a.amax(1, keepdim=True)),
     ('"ttir.transpose"(%a0) <{dim0 = 0 : si32, dim1 = 1 : si32}> : (tensor<64x96xf32>) -> tensor<96x64xf32>',
-     [(64, 96)], lambda a: a.T)])
+     [(64, 96)], lambda a: a.T),
+    # rows not a tile multiple: the padding masked with a row mask tile the compute kernel writes
+    ('"ttir.max"(%a0) <{dim_arg = [0 : i32], keep_dim = true}> : (tensor<40x96xf32>) -> tensor<1x96xf32>',
+     [(40, 96)], lambda a: a.amax(0, keepdim=True)),
+    # -max(-x): the reduction reads the negation through a view of its buffer
+    ('"ttir.min"(%a0) <{dim_arg = [1 : i32], keep_dim = true}> : (tensor<40x96xf32>) -> tensor<40x1xf32>',
+     [(40, 96)], lambda a: a.amin(1, keepdim=True))])
 def test_a_matmul_a_broadcast_and_reductions_run_through_the_staged_path(op, shapes, golden):
     """A block matmul (experimental::matmul_block over the streamed A and B blocks), an implicit row broadcast, a
-    column sum, a row max and a transpose (its input streamed: each core's block is another core's shard), each
+    column sum and max, a row max and min and a transpose (its input streamed: each core's block is another core's shard), each
     against torch."""
     result = op.rsplit("-> ", 1)[1]
     args = ", ".join(f"%a{i}: tensor<{'x'.join(map(str, s))}xf32>" for i, s in enumerate(shapes))

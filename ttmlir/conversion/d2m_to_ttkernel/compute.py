@@ -12,11 +12,11 @@ from xdsl.dialects.builtin import IndexType, IntegerAttr, i32
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from ttmlir.dialects import ttcore, ttkernel
+from ttmlir.dialects.d2m_tile_reduce import INTEGER_DTYPES
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (BROADCASTS, FORMAT_TOLD, FPU_BINARY, INT_BINARY,
-                                                              INT_VARIANTS,
-                                                              MATMUL_ACCUMULATOR, SFPU_BINARY, SFPU_TERNARY, SFPU_UNARY,
-                                                              SHARED_INITS, TILE, KernelOps, SfpuCall, ShardLayout,
-                                                              dst_schedule)
+                                                              INT_VARIANTS, MATMUL_ACCUMULATOR, SFPU_BINARY,
+                                                              SFPU_REDUCE, SFPU_TERNARY, SFPU_UNARY, SHARED_INITS,
+                                                              TILE, KernelOps, SfpuCall, ShardLayout, dst_schedule)
 
 
 @dataclass
@@ -30,11 +30,34 @@ class ComputeKernels:
 
     def reduction_compute(self, stream: Attribute, single: Attribute, shard: Attribute, layout: ShardLayout, kind: str,
                           dim: str, k_tiles: int) -> list[Operation]:
-        """Each output tile: the streamed input tiles reduced into dst 0 (reduce_tile), then packed."""
+        """Each output tile: the streamed input tiles reduced into dst 0 (reduce_tile, times the scaler tile), then
+        packed. Integer tiles reduce on the SFPU instead (no scaler): dst 0 seeded with the pool's identity, each
+        input tile copied to dst 1, reduced there along the dim (sfpu_reduce) and folded into dst 0 (add_int_tile,
+        binary_max_int32_tile), as the staged path's sfpu_reduce does."""
         ops, index = KernelOps(), IndexType()
         one = ops.const(1)
         a, scaler, out = ops.ct_arg(0, stream), ops.ct_arg(1, single), ops.ct_arg(2, shard)
         dst = ops.const(0, index)
+        data_type = stream.element.data_type
+        if data_type.data.value in INTEGER_DTYPES:
+            pool, identity, fold = SFPU_REDUCE[f"tile_sfpu_reduce_{kind}"]
+            scratch, pool = ops.const(1, index), ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(pool))
+            reduce_dim = ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(f"reduce_dim_{dim}"))
+            told = {"dtype": data_type} if fold in FORMAT_TOLD else {}
+            ops.call("init_sfpu", a, out)
+            ops.call("cb_wait_front", scaler, one)  # handed over by the reader, unused
+
+            def fold_tile(inner: KernelOps) -> None:
+                inner.call("copy_tile_init", a)
+                inner.call("copy_tile", a, inner.const(0, index), scratch)
+                inner.call("sfpu_reduce_init", reduce_type=pool, data_format=data_type)
+                inner.call("sfpu_reduce", scratch, reduce_type=pool, data_format=data_type, reduce_dim=reduce_dim)
+                inner.call(f"{fold}_init")
+                inner.call(fold, scratch, dst, dst, **told)
+
+            seed = lambda body: (body.call("fill_tile_init"), body.call("fill_tile_int", dst, body.const(identity)))
+            self.accumulate(ops, [a], out, layout, k_tiles, fold_tile, seed)
+            return ops
         attrs = {"reduce_type": ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(
                      "reduce_max" if kind == "max" else "reduce_sum")),
                  "reduce_dim": ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(f"reduce_dim_{dim}"))}
@@ -159,15 +182,18 @@ class ComputeKernels:
 
     @staticmethod
     def accumulate(ops: KernelOps, streams: list[SSAValue], out: SSAValue, layout: ShardLayout, k_tiles: int,
-                   consume) -> None:
-        """For each output tile of the shard: dst 0 accumulates `consume(ops)` over k, each step taking one page of
-        every CB in `streams`, then is packed into the tile's place in the output CB."""
+                   consume, seed=None) -> None:
+        """For each output tile of the shard: dst 0 (set up by `seed(ops)`, if given) accumulates `consume(ops)`
+        over k, each step taking one page of every CB in `streams`, then is packed into the tile's place in the
+        output CB."""
         index = IndexType()
         one, count, dst = ops.const(1), ops.const(layout.tiles), ops.const(0, index)
         ops.call("cb_reserve_back", out, count)
 
         def output_tile(body: KernelOps, t: SSAValue) -> None:
             body.call("tile_regs_acquire")
+            if seed is not None:
+                seed(body)
 
             def step(inner: KernelOps, k: SSAValue) -> None:
                 for stream in streams:

@@ -317,12 +317,15 @@ class _FunctionKernels:
                 raise PassFailure(generic, "'d2m.tile_matmul' op transpose_b is only supported by tile_matmul_block "
                                            "lowering")
             return self.builder.launch_matmul(*plan.sources, out, generic, plan.transpose_b)
-        if plan.scaler is not None:
-            maker = plan.scaler.owner
-            if not isinstance(maker, d2m.GenericOp) or not fills_of(maker):
-                raise PassFailure(generic, "a reduction's scaler is a tile filled with a constant")
-            scalers.append(maker)
-            scaler = self.scaler(layout, self.layout_of(plan.sources[0]).dtype, fill_value(maker), generic)
+        if plan.reduce_dim:
+            value = 1  # an integer (SFPU) reduction has no scaler; its kernels are handed a tile of ones, unused
+            if plan.scaler is not None:
+                maker = plan.scaler.owner
+                if not isinstance(maker, d2m.GenericOp) or not fills_of(maker):
+                    raise PassFailure(generic, "a reduction's scaler is a tile filled with a constant")
+                scalers.append(maker)
+                value = fill_value(maker)
+            scaler = self.scaler(layout, self.layout_of(plan.sources[0]).dtype, value, generic)
             return self.builder.launch_reduction(plan.sources[0], scaler, out, generic, plan.kind, plan.reduce_dim)
         # an input on other cores than the output's (or in another grid) is fetched tile by tile
         sources = list(plan.sources)

@@ -21,7 +21,8 @@ from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (SCALAR_RHS, SFPU_BINARY, SFPU_PARAMETRIZED, SFPU_TERNARY,
                                                               SFPU_UNARY, SWAPPED, SfpuCall)
 
-REDUCED = {"d2m.tile_reduce_sum": "sum", "d2m.tile_reduce_mean": "mean", "d2m.tile_reduce_max": "max"}
+REDUCED = {"d2m.tile_reduce_sum": "sum", "d2m.tile_reduce_mean": "mean", "d2m.tile_reduce_max": "max",
+           "d2m.tile_sfpu_reduce_sum": "sum", "d2m.tile_sfpu_reduce_max": "max"}
 DATA_MOVES = ("transpose", "typecast")  # one-operand tile ops the compute kernel does in dst
 
 
@@ -80,9 +81,9 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
     if reductions:
         (reduce,) = reductions
         linalg_op = reduce.parent_op()
-        x, scaler = (loads[v].source for v in linalg_op.inputs)
+        x, *scaler = (loads[v].source for v in linalg_op.inputs)  # an SFPU (integer) reduction takes no scaler
         return GenericPlan(REDUCED[reduce.name], [x], [None], "row" if reduce.reduce_dim.data == "R" else "col",
-                           scaler)
+                           scaler[0] if scaler else None)
     if len(tile_ops) == 1 and tile_ops[0].name in ("d2m.tile_matmul_block", "d2m.tile_matmul"):
         maps = [m.data for m in generic.attributes["indexing_maps"].data]
         b_dims = tuple(r.position for r in maps[1].results)

@@ -59,6 +59,9 @@ INT_BINARY = {"add": ("add_int_tile_init", "add_int_tile"), "subtract": ("sub_in
               "maximum": ("binary_max_int32_tile_init", "binary_max_int32_tile"),
               "minimum": ("binary_min_int32_tile_init", "binary_min_int32_tile")}
 FORMAT_TOLD = frozenset({"add_int_tile", "sub_int_tile", "mul_int_tile", "mul_int_tile_init"})
+# integer tile reductions on the SFPU: (pool, its identity, the int op folding a reduced tile into the result)
+SFPU_REDUCE = {"tile_sfpu_reduce_sum": ("reduce_sum", 0, "add_int_tile"),
+               "tile_sfpu_reduce_max": ("reduce_max", -2 ** 31, "binary_max_int32_tile")}
 # tile ops whose SFPU call takes the op's scalar attributes: (init, call of float tiles, call of integer tiles, the
 # attributes in the call's order); integer attributes take the integer call
 SFPU_PARAMETRIZED = {"tile_clamp_scalar": ("clamp_tile_init", "clamp_tile", "clamp_tile_int32", ("min", "max")),

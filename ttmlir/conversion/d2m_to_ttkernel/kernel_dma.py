@@ -32,8 +32,10 @@ def _space(t) -> str | None:
 
 
 def _remote(t) -> bool:
-    """A buffer with a device layout (sharded or interleaved), reached over the NoC."""
-    return isinstance(t, MemRefType) and isinstance(t.layout, (ttcore.ShardLayoutAttr, ttcore.InterleavedLayoutAttr))
+    """A buffer with a device layout (sharded or interleaved, or a view of one: its DMA indices name the viewed
+    buffer's core and offset once fully indexed), reached over the NoC."""
+    return isinstance(t, MemRefType) and isinstance(t.layout, (ttcore.ShardLayoutAttr, ttcore.InterleavedLayoutAttr,
+                                                               ttcore.ViewLayoutAttr))
 
 
 def _element_bytes(t: MemRefType) -> int:

@@ -21,7 +21,7 @@ from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (FORMAT_TOLD, INT_BINARY, SCALAR_RHS, SFPU_PARAMETRIZED,
-                                                              SfpuCall)
+                                                              SFPU_REDUCE, SfpuCall)
 from ttmlir.dialects import ttcore, ttkernel
 from ttmlir.dialects.d2m_dst import is_dst_memref
 from ttmlir.errors import PassFailure
@@ -53,9 +53,6 @@ TILE_OP_OF = {"subtract": "sub", "multiply": "mul"}  # a TTIR family's d2m tile 
 INT_VARIANTS = {**{f"tile_{op}": (f"{op}_tile_init", f"{op}_tile_int32")
                    for op in ("abs", "negative", "relu", "eqz", "nez", "gtz", "gez", "ltz", "lez")},
                 **{f"tile_{TILE_OP_OF.get(family, family)}": calls for family, calls in INT_BINARY.items()}}
-# integer tile reductions on the SFPU: (pool, its identity, the int op folding a reduced tile into the result)
-SFPU_REDUCE = {"tile_sfpu_reduce_sum": ("reduce_sum", 0, "add_int_tile"),
-               "tile_sfpu_reduce_max": ("reduce_max", -2 ** 31, "binary_max_int32_tile")}
 SFPU_REDUCE_DIMS = {"R": ("reduce_dim_row",), "C": ("reduce_dim_col",), "RC": ("reduce_dim_col", "reduce_dim_row")}
 # FPU tile reductions of a CB tile by a scaler CB tile into a DST accumulator: (pool, reduce dim of each d2m dim)
 FPU_REDUCE = {"tile_reduce_sum": "reduce_sum", "tile_reduce_max": "reduce_max", "tile_reduce_mean": "reduce_avg"}
@@ -66,6 +63,21 @@ CB_VIEWS = ("memref.collapse_shape", "memref.cast", "memref.subview", "d2m.wait"
 
 def _call(mnemonic: str, *operands: SSAValue, **properties) -> Operation:
     return ttkernel.OP_CLASSES[mnemonic].create(operands=list(operands), properties=properties)
+
+
+def _acquire_of(op: Operation) -> Operation | None:
+    """The `d2m.acquire_dst` of the DST `op` computes in: the last one before it in its block or an enclosing one."""
+    while op.parent_block() is not None:
+        block = op.parent_block()
+        prior = op.prev_op
+        while prior is not None and prior.name != "d2m.acquire_dst":
+            prior = prior.prev_op
+        if prior is not None:
+            return prior
+        op = block.parent_op()
+        if op is None:
+            return None
+    return None
 
 
 def _loaded(value: SSAValue) -> memref.LoadOp | None:
@@ -414,10 +426,11 @@ class DstLowering:
         start = self.start_engines(op, "init_sfpu", cb)
         seed = [arith.ConstantOp(IntegerAttr(identity, i32)), _call("fill_tile_init")]
         constant = slot.owner.value.value.data if isinstance(slot.owner, arith.ConstantOp) else None
-        if constant is not None:  # seeded once, right after the engines start, before all the kernel repeats
+        if constant is not None:  # seeded once, where DST is acquired (after the engines start), before the loops
             hoisted = arith.ConstantOp(IntegerAttr(constant, IndexType()))
+            acquire = _acquire_of(op)
             self.rewriter.insert_op([hoisted, *seed, _call("fill_tile_int", hoisted.result, seed[0].result)],
-                                    InsertPoint.after(start))
+                                    InsertPoint.after(start if acquire is None else acquire))
         else:
             seeding = [*seed, _call("fill_tile_int", slot, seed[0].result)]
             guard, checks = _first_iteration(op, slot)

@@ -263,6 +263,14 @@ def _matmul_block(kernel: KernelFunction, op: Operation) -> None:
     kernel.replace(op, new, [])
 
 
+def _mask_tile(kernel: KernelFunction, op: Operation) -> None:
+    """A row (column) mask tile written into its CB, at the front the compute reads (upstream's experimental
+    padding LLK); the count of valid rows (columns) as an i32."""
+    count = [] if op.valid.type == i32 else [arith.IndexCastOp(op.valid, i32)]
+    call = ttkernel.OP_CLASSES[op.name.replace("d2m.", "experimental.")]
+    kernel.replace(op, [*count, call.create(operands=[count[0].result if count else op.valid, op.output])])
+
+
 DST_COMPUTE = frozenset({*SFPU_UNARY, *SFPU_PARAMETRIZED, *SFPU_BINARY, *FPU_BINARY, *SFPU_REDUCE, "tile_typecast",
                          "tile_bcast", "tile_matmul", "tile_fill", "tile_transpose", "tile_where", *FPU_REDUCE})
 LOWERINGS = {
@@ -293,6 +301,8 @@ LOWERINGS = {
     "d2m.tile_tilize_block": lambda k, op: _layout_block(k, op, tilize=True),
     "d2m.tile_untilize_block": lambda k, op: _layout_block(k, op, tilize=False),
     "d2m.tile_matmul_block": _matmul_block,
+    "d2m.write_row_mask_tile": _mask_tile,
+    "d2m.write_col_mask_tile": _mask_tile,
 }
 
 

@@ -78,10 +78,12 @@ ELEMENTS = (*FLOATS, IntegerType(32), IntegerType(32, Signedness.SIGNED))
 # collectives between chips (host commands)
 KEPT = ("constant", "arange", "empty", "to_layout", *HOST_COLLECTIVES)
 REDUCTIONS = {"sum": "tile_reduce_sum", "mean": "tile_reduce_mean", "max": "tile_reduce_max"}
+# integer tiles reduce on the SFPU, with no scaler tile (the FPU's reduce_tile takes floats)
+INTEGER_REDUCTIONS = {"sum": "tile_sfpu_reduce_sum", "max": "tile_sfpu_reduce_max"}
 # what a reduction's input holds outside its logical shape: its identity, so the tile padding leaves it unchanged
 REDUCTION_FILLS = {"sum": "zero", "mean": "zero", "max": "neginf"}
-# an inner min as an order-reversing involution around a max: min(x) = -max(-x)
-INVERSE = "neg"
+# an inner min as an order-reversing involution around a max, by element type: min(x) = -max(-x) = ~max(~x)
+INVERSE = {**dict.fromkeys(FLOATS, "neg"), **dict.fromkeys(ELEMENTS[len(FLOATS):], "bitwise_not")}
 REDUCE_CLASSES = {c.name.removeprefix("d2m."): c for c in TILE_REDUCE_OPS}
 # op families converted in files of their own: name -> (op, tensor operands) -> (compute, maps, iterators, inputs)
 FAMILIES = {**RESHAPES, **PERMUTES, **BROADCASTS, **SLICES, **PADS}
@@ -157,12 +159,12 @@ def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMap
 
 
 def _reduction(tile_op: str, dim: str):
-    """A linalg.generic reducing each loaded tile, scaled by the scaler tile, into the output's tile of its row
-    (dim "R": along a row) or column ("C")."""
+    """A linalg.generic reducing each loaded tile (scaled by the scaler tile, when the reduction takes one) into the
+    output's tile of its row (dim "R": along a row) or column ("C")."""
 
     def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
         tile = out.type.element_type
-        body = Block(arg_types=[tile, tile, tile])
+        body = Block(arg_types=[tile] * (len(loaded) + 1))
         op = REDUCE_CLASSES[tile_op].create(operands=list(body.args), result_types=[tile],
                                                  properties={"reduce_dim": d2m.ReduceDimAttr(dim)})
         body.add_ops([op, LinalgYieldOp(op.results[0])])
@@ -255,17 +257,19 @@ def _reduced_dim(op: TTOp) -> tuple[str, float]:
 
 
 def _decomposed_min(op: TTOp) -> list[TTOp]:
-    """A min over a tensor's dims as -max(-x) (there is no tile min reduction): the three TTIR ops replacing it,
-    where it was. Integers are refused: their max reductions are not converted yet, and their order-reversing
-    involution is bitwise not (negation overflows at INT_MIN)."""
+    """A min over a tensor's dims as the max of an order-reversing involution, inverted back (there is no tile min
+    reduction): -max(-x) for floats, ~max(~x) for integers (negation overflows at INT_MIN; ~INT_MIN is INT_MAX). The
+    three TTIR ops replacing it, where it was."""
     (value,) = op.operands
-    if value.type.element_type not in FLOATS:
-        raise PassFailure(op, f"a min of {value.type.element_type} is not converted to D2M yet (of f32 and bf16 is)")
+    inverse = INVERSE.get(value.type.element_type)
+    if inverse is None:
+        raise PassFailure(op, f"a min of {value.type.element_type} is not converted to D2M yet (of f32, bf16 and "
+                              f"32-bit integers is)")
     result = op.results[0]
-    inverted = TTIR_OP_CLASSES[INVERSE].create(operands=[value], result_types=[value.type])
+    inverted = TTIR_OP_CLASSES[inverse].create(operands=[value], result_types=[value.type])
     reduced = TTIR_OP_CLASSES["max"].create(operands=[inverted.results[0]], result_types=[result.type],
                                             properties=dict(op.properties))
-    back = TTIR_OP_CLASSES[INVERSE].create(operands=[reduced.results[0]], result_types=[result.type])
+    back = TTIR_OP_CLASSES[inverse].create(operands=[reduced.results[0]], result_types=[result.type])
     made = [inverted, reduced, back]
     derive(made, op)
     op.parent_block().insert_ops_before(made, op)
@@ -457,9 +461,16 @@ class TTIRToD2MPass(ModulePass):
             maps, iterators = [*_matmul_maps(op), _map(3, 0, 1)], ["parallel", "parallel", "reduction"]
         elif name in REDUCTIONS and len(tensors) == 1:
             dim, scale = _reduced_dim(op)
-            new, scaler = _scaler(scale, result.type.element_type)
-            compute, ins = _reduction(REDUCTIONS[name], dim), [*tensors, scaler]
-            maps = [_map(2, 0, 1), _map(2, None, None), _map(2, 0, None) if dim == "R" else _map(2, None, 1)]
+            element = result.type.element_type
+            kept = _map(2, 0, None) if dim == "R" else _map(2, None, 1)
+            if isinstance(element, IntegerType):
+                if name not in INTEGER_REDUCTIONS:
+                    raise PassFailure(op, f"a {name} of {element} is not converted to D2M yet (of f32 and bf16 is)")
+                compute, ins, maps = _reduction(INTEGER_REDUCTIONS[name], dim), tensors, [_map(2, 0, 1), kept]
+            else:
+                new, scaler = _scaler(scale, element)
+                compute, ins = _reduction(REDUCTIONS[name], dim), [*tensors, scaler]
+                maps = [_map(2, 0, 1), _map(2, None, None), kept]
             iterators = ["parallel", "reduction"] if dim == "R" else ["reduction", "parallel"]
         elif name == "transpose" and len(tensors) == 1:
             shape = tensors[0].type.get_shape()

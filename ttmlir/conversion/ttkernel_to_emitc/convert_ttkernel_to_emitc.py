@@ -64,6 +64,9 @@ ENDPOINTS = {"core": ("UnicastEndpoint", "unicast_ep",
 # arith ops emitc has no lowering for: the C++ call each one is
 ARITH_CALLS = {arith.MinSIOp: "std::min<int32_t>", arith.MaxSIOp: "std::max<int32_t>",
                arith.MinUIOp: "std::min<size_t>", arith.MaxUIOp: "std::max<size_t>"}
+# calls writing a tile into a CB, templated on the CB's data format (upstream's experimental padding LLKs)
+CB_FORMAT_TEMPLATED = ("ttkernel.experimental.fill_arange_tile", "ttkernel.experimental.write_row_mask_tile",
+                       "ttkernel.experimental.write_col_mask_tile")
 RENAMED = {"mm_init_short": "matmul_init", "mm_block_init_short": "matmul_block_init"}  # tt-metal's current names
 NOC_BARRIERS = {"noc_async_read_barrier": "async_read_barrier", "noc_async_write_barrier": "async_write_barrier",
                 "noc_async_full_barrier": "async_full_barrier", "noc_async_atomic_barrier": "async_atomic_barrier"}
@@ -307,11 +310,11 @@ class _KernelLowering:
             init = "matmul_init" if mnemonic == "mm_init" else "matmul_block_init"
             return [_call("compute_kernel_hw_startup<SrcOrder::Reverse>", [a, b, out], []),
                     _call(init, [a, b, *rest], [])]
-        if op.name == "ttkernel.experimental.fill_arange_tile":  # the indices in the CB's format, a template
-            if op.operands[0] not in self.cb_formats:
+        if op.name in CB_FORMAT_TEMPLATED:  # the tile written in the CB's format, a template
+            cb = op.operands[-1]
+            if cb not in self.cb_formats:
                 raise PassFailure(op, f"'{op.name}' op fills a CB of tiles (a kernel argument)")
-            return [_call(f"experimental::fill_arange_tile<DataFormat::{self.cb_formats[op.operands[0]]}>",
-                          list(op.operands), result_types)]
+            return [_call(f"{_callee(op)}<DataFormat::{self.cb_formats[cb]}>", list(op.operands), result_types)]
         return [_call(_callee(op), list(op.operands), result_types)]
 
 

@@ -650,6 +650,26 @@ class KernelApi(TopkTiles):
         self._set_dst(index, torch.full_like(self.core.dst[index], float(value)))
         self.cycles += tile_math.sfpu_cycles("fill")
 
+    def _write_mask_tile(self, template: str, valid: int, port: int, axis: int) -> None:
+        """A mask tile (1 where the row, or column, index is below `valid`, else 0) in `template`'s format
+        (Float32, Float16_b or Int32) at the CB's read pointer, as upstream's padding LLK writes it."""
+        call = ("write_row_mask_tile", "write_col_mask_tile")[axis]
+        data_format = _DATA_FORMATS.get(template.strip().removeprefix("DataFormat::"))
+        if data_format not in ("f32", "bf16", "si32"):
+            raise MetalError(f"{call}<{template}>: expected DataFormat::Float32, Float16_b or Int32")
+        cb = self._cb(port)
+        index = torch.arange(32).view((32, 1) if axis == 0 else (1, 32))
+        tile = (index < int(valid)).to(torch.float32).expand(32, 32)
+        addr = cb.pointer(cb.popped)
+        self.core.l1[addr:addr + tile_math.tile_bytes(data_format)] = tile_math.pack(tile, data_format)
+        self.cycles += tile_math.CYCLES["pack"]
+
+    def write_row_mask_tile_t(self, template: str, valid_rows: int, port: int) -> None:
+        self._write_mask_tile(template, valid_rows, port, 0)
+
+    def write_col_mask_tile_t(self, template: str, valid_cols: int, port: int) -> None:
+        self._write_mask_tile(template, valid_cols, port, 1)
+
     def copy_tile(self, port: int, tile: int, dst: int) -> None:
         self._compute_only("copy_tile")
         self._unpack_to_dst(port, tile, self._dst_index(dst, "copy_tile"), "copy_tile")
@@ -918,11 +938,44 @@ class KernelApi(TopkTiles):
         self._set_dst(index, tile_math.fpu(name, a, b, self.num))
         self.cycles += tile_math.CYCLES["fpu"]
 
-    def _int_binary(self, template: str, name: str, a: int, b: int, out: int) -> None:
-        """`add_int_tile<DataFormat::Int32>(a, b, out)` (sub, mul): DST tiles of integers combined as integers."""
+    def _int_call(self, template: str, name: str) -> None:
+        """A compute call templated on an integer DataFormat (`<DataFormat::Int32>`)."""
         if template.strip() not in ("DataFormat::Int32", "DataFormat::UInt32", "DataFormat::UInt16"):
             raise MetalError(f"{name}<{template}>: expected an integer DataFormat")
         self._compute_only(name)
+
+    def fill_tile_int_t(self, template: str, dst: int, value: int) -> None:
+        """`fill_tile_int<DataFormat::Int32>(dst, value)`: every element of dst tile `dst` the integer `value`."""
+        self._int_call(template, "fill_tile_int")
+        index = self._dst_index(dst, "fill_tile_int")
+        self._set_dst(index, torch.full_like(self.core.dst[index], int(value), dtype=torch.float64))
+        self.cycles += tile_math.sfpu_cycles("fill")
+
+    def sfpu_reduce_init_t(self, template: str) -> None:
+        """`sfpu_reduce_init<PoolType::SUM, DataFormat::Int32>()`: configures the SFPU's reduction; computes nothing."""
+        self._compute_only("sfpu_reduce_init")
+
+    def sfpu_reduce_t(self, template: str, dst: int) -> None:
+        """`sfpu_reduce<PoolType::SUM|MAX, DataFormat::Int32, ReduceDim::REDUCE_ROW|REDUCE_COL>(dst)`: each row's
+        (column's) elements of the DST tile reduced into its first column (row), the rest zero; an Int32 sum wraps."""
+        pool, data_format, dim = (p.strip().split("::")[-1] for p in template.split(","))
+        if pool not in ("SUM", "MAX") or dim not in ("REDUCE_ROW", "REDUCE_COL"):
+            raise MetalError(f"sfpu_reduce<{template}>: expected PoolType::SUM or MAX and ReduceDim::REDUCE_ROW or "
+                             f"REDUCE_COL")
+        self._int_call(f"DataFormat::{data_format}", "sfpu_reduce")
+        index = self._dst_index(dst, "sfpu_reduce")
+        tile, axis = self.core.dst[index], 1 if dim == "REDUCE_ROW" else 0
+        reduced = tile.sum(axis, keepdim=True) if pool == "SUM" else tile.amax(axis, keepdim=True)
+        if pool == "SUM" and data_format == "Int32":
+            reduced = (reduced + 2 ** 31) % 2 ** 32 - 2 ** 31
+        out = torch.zeros_like(tile)
+        out[(slice(None), slice(0, 1)) if axis else (slice(0, 1), slice(None))] = reduced
+        self._set_dst(index, out)
+        self.cycles += tile_math.sfpu_cycles("sfpu_reduce")
+
+    def _int_binary(self, template: str, name: str, a: int, b: int, out: int) -> None:
+        """`add_int_tile<DataFormat::Int32>(a, b, out)` (sub, mul): DST tiles of integers combined as integers."""
+        self._int_call(template, name)
         dst = self.core.dst
         lhs, rhs = (dst[self._dst_index(i, name)].round().long() for i in (a, b))
         result = {"add_int_tile": lhs + rhs, "sub_int_tile": lhs - rhs, "mul_int_tile": lhs * rhs}[name]

@@ -181,7 +181,7 @@ def compile_kernel(source: str, name: str, blocking: frozenset[str], cache: dict
     except LarkError as error:
         raise KernelCompileError(f"kernel '{name}': cannot parse C++ ({error})") from None
     python, lines = _Emitter(name, blocking).module(tree)
-    namespace: dict = {"_wrap": _wrap, "_cdiv": _cdiv, "_cmod": _cmod}
+    namespace: dict = {"_wrap": _wrap, "_cdiv": _cdiv, "_cmod": _cmod, "_INF": float("inf"), "_NAN": float("nan")}
     exec(compile(python, f"<kernel {name}>", "exec"), namespace)
     compiled = CompiledKernel(name, namespace["_entry"], lines, python)
     if cache is not None:
@@ -205,6 +205,8 @@ _INTEGER = re.compile(r"\(?-?\d+\)?")
 # the kernel API's integer globals a kernel reads (tt-metal declares the logical coordinates uint8_t)
 _API_CONSTANT_RANGES = {"my_logical_x_": (0, 255), "my_logical_y_": (0, 255), "noc_index": (0, 1)}
 # the API's globals every kernel has: read once per function call, not at every use
+# <cmath>'s float macros a kernel may name
+_MATH_MACROS = {"INFINITY": "_INF", "NAN": "_NAN"}
 _API_GLOBALS = frozenset({"my_x", "my_y", *_API_CONSTANT_RANGES})
 
 
@@ -637,6 +639,8 @@ class _Emitter:
         if kind == "name":
             name = self.qname(node.children[0])
             if self.lookup(name) is None:
+                if name in _MATH_MACROS:
+                    return _MATH_MACROS[name]
                 return f"_k_{name}" if name in _API_GLOBALS else f"api.constant({name!r})"
             return self.literals.get(name, f"c_{name}")
         if kind == "binop":

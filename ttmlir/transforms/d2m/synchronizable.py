@@ -11,6 +11,7 @@ from xdsl.dialects import linalg
 from xdsl.ir import Operation, Region, SSAValue
 
 from ttmlir.dialects import d2m
+from ttmlir.dialects.d2m_mask_tiles import WriteMaskTileOp
 from ttmlir.dialects.d2m_tilize import TileTilizeBlockOp, TileUntilizeBlockOp
 
 # op class (or a subclass: this build's linalg.generic is xDSL's, re-parsed) -> (the operands it writes, those it
@@ -23,6 +24,7 @@ SYNCHRONIZABLE: dict[type[Operation], tuple[Operands, Operands]] = {
     linalg.GenericOp: (lambda op: list(op.outputs), lambda op: list(op.inputs)),
     TileTilizeBlockOp: (lambda op: [op.output], lambda op: [op.input]),
     TileUntilizeBlockOp: (lambda op: [op.output], lambda op: [op.input]),
+    WriteMaskTileOp: (lambda op: [op.output], lambda op: []),  # a row or column mask written into its tile
 }
 
 

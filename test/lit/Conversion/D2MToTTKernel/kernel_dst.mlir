@@ -133,10 +133,12 @@ func.func private @dest_reuse() attributes {d2m.thread = #d2m.thread<compute>} {
 }
 
 // An integer max over the CB tiles of a loop into one constant DST slot: the slot seeded with INT32_MIN once,
-// before the loops; each tile copied to the scratch slot, reduced over rows and columns, and maxed into the slot.
+// before the loops, once the registers are acquired (DST is written only between acquire and commit); each tile
+// copied to the scratch slot, reduced over rows and columns, and maxed into the slot.
 // CHECK-LABEL: func.func private @int_reduce
 // CHECK: %[[IN:.*]] = ttkernel.get_common_arg_val({{.*}}) : (index) -> !ttkernel.cb<4, !ttcore.tile<32x32, si32>>
 // CHECK: ttkernel.init_sfpu(%[[IN]],
+// CHECK: ttkernel.tile_regs_acquire()
 // CHECK-NEXT: %[[SLOT:.*]] = arith.constant 1 : index
 // CHECK-NEXT: %[[MIN:.*]] = arith.constant -2147483648 : i32
 // CHECK-NEXT: ttkernel.fill_tile_init()

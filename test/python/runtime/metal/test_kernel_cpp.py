@@ -175,3 +175,22 @@ def test_scalar_tile_ops_run_on_the_simulator(call, param, reference):
     out, _ = eltwise(Grid("wormhole_b0", exact=True), a, b, translate_to_cpp(module), "f32", [(0, 0)],
                      fp32_dest=True)
     assert torch.allclose(out, reference(a))
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])
+def test_non_finite_constants_print_as_cmath_macros_and_run(value):
+    """A float constant that is no number prints as <cmath>'s macro (`INFINITY`, `-INFINITY`, `NAN`, as MLIR's C++
+    emitter writes it) and the simulator compiles the macro to the value."""
+    from ttmlir.passes import make_pass
+
+    literal = {float("inf"): "0x7F800000", float("-inf"): "0xFF800000"}.get(value, "0x7FC00000")
+    text = TTKERNEL_COMPUTE.replace("ttkernel.OP_init()", "ttkernel.fill_tile_init()").replace(
+        "ttkernel.OP(%c0, %c1, %c0) : (index, index, index)",
+        f"%v = arith.constant {literal} : f32\n    ttkernel.fill_tile(%c0, %v) : (index, f32)")
+    module, _ = parse_text(make_context(), text)
+    make_pass("convert-ttkernel-to-emitc", "").apply(make_context(), module)
+    source = translate_to_cpp(module)
+    assert {float("inf"): " = INFINITY;", float("-inf"): " = -INFINITY;"}.get(value, " = NAN;") in source
+    out, _ = eltwise(Grid("wormhole_b0", exact=True), torch.zeros(32, 64), torch.zeros(32, 64), source, "f32",
+                     [(0, 0)], fp32_dest=True)
+    assert torch.equal(out, torch.full((32, 64), value)) if value == value else bool(out.isnan().all())
