@@ -70,16 +70,16 @@ REDUCTIONS = {"sum": np.sum, "max": np.max, "min": np.min}
 
 
 @pytest.mark.parametrize("compile_", [main_pipeline, staged], ids=["main", "staged"])
-@pytest.mark.parametrize("dim", [-1, -2])
+@pytest.mark.parametrize("dim", [(-1,), (-2,), (-2, -1)], ids=["rows", "columns", "both"])
 @pytest.mark.parametrize("name", REDUCTIONS)
 def test_integer_reduction_is_exact(name, dim, compile_):
-    """A sum, max or min of si32 over rows or columns (the rows not a tile multiple: the padding masked); a min is
-    ~max(~x), exact at INT_MIN and INT_MAX."""
-    result = list(SHAPE)
-    result[dim] = 1
+    """A sum, max or min of si32 over rows, columns or both (the rows not a tile multiple: the padding masked); a
+    min is ~max(~x), exact at INT_MIN and INT_MAX."""
+    result = [1 if d - len(SHAPE) in dim else n for d, n in enumerate(SHAPE)]
     t, r = (f"tensor<{'x'.join(map(str, s))}xsi32>" for s in (SHAPE, result))
-    text = (f"func.func @f(%a: {t}) -> {r} {{\n  %0 = \"ttir.{name}\"(%a) <{{dim_arg = [{dim} : i32], keep_dim = "
-            f"true}}> : ({t}) -> {r}\n  return %0 : {r}\n}}\n")
+    dims = ", ".join(f"{d} : i32" for d in dim)
+    text = (f"func.func @f(%a: {t}) -> {r} {{\n  %0 = \"ttir.{name}\"(%a) <{{dim_arg = [{dims}], keep_dim = true}}> : "
+            f"({t}) -> {r}\n  return %0 : {r}\n}}\n")
     bound = 2 ** 24 if name == "sum" else 2 ** 31
     a = torch.randint(-bound, bound, SHAPE, generator=torch.Generator().manual_seed(11), dtype=torch.int64)
     a[0, 0], a[-1, -1] = -bound, bound - 1  # the extremes

@@ -40,3 +40,22 @@ def test_a_softmax_over_a_batch_dim_runs_right():
     x = torch.randn(1, 16, 4, 40, generator=torch.Generator().manual_seed(0))
     (result,), _ = run_program(compile_ttir(source), [x])
     assert torch.allclose(result, torch.softmax(x, 1), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("reduction, shape, dims, keep", [
+    ("sum", (128, 96), (0, 1), True),  # a matrix's rows, then its column
+    ("mean", (2, 40, 96), (1, 2), False),
+    ("max", (3, 64, 40), (0, 2), True),
+    ("mean", (2, 3, 32, 64), (1, 3), True),
+])
+def test_a_reduction_over_several_dims_with_the_last_runs_right(reduction, shape, dims, keep):
+    """The last dim reduced first (each row to one element), then the other dims over what is left; a mean of the
+    rows' means is the mean."""
+    out = [1 if d in dims else n for d, n in enumerate(shape) if keep or d not in dims]
+    ti, to = _type(shape), _type(out)
+    source = (f"func.func @r(%a: {ti}) -> {to} {{\n  %0 = \"ttir.exp\"(%a) : ({ti}) -> {ti}\n"
+              f"  %1 = \"ttir.{reduction}\"(%0) <{{dim_arg = [{', '.join(f'{d} : i32' for d in dims)}], keep_dim = "
+              f"{str(keep).lower()}}}> : ({ti}) -> {to}\n  return %1 : {to}\n}}\n")
+    x = torch.randn(shape, generator=torch.Generator().manual_seed(1))
+    (result,), _ = run_program(compile_ttir(source), [x])
+    assert torch.allclose(result, REDUCE[reduction](torch.exp(x), dims, keepdim=keep), rtol=1e-4, atol=1e-3)

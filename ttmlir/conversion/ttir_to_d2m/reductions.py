@@ -3,7 +3,9 @@ as one they do: `ttir.sum`, `mean`, `max` and `min` over several dims, over a di
 of a single matrix), or without keep_dim. The input is seen as a matrix (`Rows.matrix`): its kept dims moved before
 its reduced ones (a permute, when they are not already there) and folded into rows, the reduced ones into columns
 (a reshape); the same reduction over that matrix's last dim with keep_dim; its column reshaped to the result's
-shape. A mean over the folded columns is the mean over the reduced dims. `argmax.py` sees its input the same way."""
+shape. A mean over the folded columns is the mean over the reduced dims. When the last dim is one of several
+reduced and that matrix would pad to more tiles than the input fills, the last dim is reduced first (keeping it),
+so the matrix folds that many times fewer elements (a mean of equal groups' means is their mean). `argmax.py` sees its input the same way."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import math
 from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 
+from ttmlir.conversion.ttir_to_d2m.tiles import TILE
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
 from ttmlir.errors import derive
 from ttmlir.ir.props import KINDS
@@ -28,9 +31,20 @@ def reduced_dims(op: TTOp, rank: int) -> list[int]:
     return sorted({d.value.data % rank for d in dims.data}) if rank else []
 
 
+def tiles(shape: tuple[int, ...]) -> int:
+    """The tiles a tensor of `shape` fills (its matrices' rows and columns padded to whole tiles)."""
+    *batch, rows, cols = (1,) * max(0, 2 - len(shape)) + tuple(shape)
+    return math.prod(batch) * -(-rows // TILE) * -(-cols // TILE)
+
+
+def kept_along(dims: list[int]) -> dict:
+    """A reduction's properties reducing `dims`, keeping them."""
+    return {"dim_arg": KINDS["i32_array"].build(dims), "keep_dim": KINDS["bool"].build(True)}
+
+
 def along_rows() -> dict:
     """A reduction's properties reducing a matrix's last dim, keeping it."""
-    return {"dim_arg": KINDS["i32_array"].build([1]), "keep_dim": KINDS["bool"].build(True)}
+    return kept_along([1])
 
 
 class Rows(list):
@@ -85,9 +99,20 @@ def row_reduction(op: TTOp) -> list[TTOp]:
     keep = op.properties.get("keep_dim")
     if direct(shape, reduced, keep is not None and bool(keep.value.data)):
         return [op]
-    made = Rows()
+    made, result = Rows(), op.results[0]
+    element = result.type.element_type
+    folded = [d for d in reduced if shape[d] != 1]
+    matrix = (math.prod(n for d, n in enumerate(shape) if d not in reduced), math.prod(shape[d] for d in reduced))
+    if len(folded) > 1 and folded[-1] == len(shape) - 1 and tiles(matrix) > tiles(shape):  # the last dim first,
+        # along each row, when the matrix pads more than the input does (a 128x96 sum as one row is 384 tiles)
+        value = made.add(op.ROW.name, [value], TensorType(element, [*shape[:-1], 1]), kept_along([len(shape) - 1]))
+        shape = tuple(value.type.get_shape())
+        if direct(shape, reduced, True):  # a matrix's columns left: reduced as they are (no reshape)
+            kept = made.add(op.ROW.name, [value], TensorType(element, [1 if d in reduced else n for d, n in
+                                                                       enumerate(shape)]), kept_along(reduced))
+            made.replace(op, made.reshaped(kept, list(result.type.get_shape())))
+            return list(made)
     x = made.matrix(value, reduced)
-    result = op.results[0]
     rows = x.type.get_shape()[0]
     column = made.add(op.ROW.name, [x], TensorType(result.type.element_type, [rows, 1]), along_rows())
     made.replace(op, made.reshaped(column, list(result.type.get_shape())))

@@ -38,6 +38,7 @@ from ttmlir.dialects.d2m_tilize import TileTilizeBlockOp, TileUntilizeBlockOp
 from ttmlir.errors import PassFailure, derive
 from ttmlir.ir.syntax import affine_map_str
 from ttmlir.dialects.ttcore_alignments import collapsed_intervals
+from ttmlir.transforms.d2m.memory_maps import is_logical_view, logical_view_refusal
 from ttmlir.transforms.d2m.reblock import reblock_map
 from ttmlir.dialects.ttnn_attrs import element_type_for
 
@@ -409,6 +410,8 @@ class D2MLowerToLayoutPass(ModulePass):
     name: ClassVar[str] = "d2m-lower-to-layout"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for view in (o for o in op.walk() if isinstance(o, d2m.ViewLayoutOp) and is_logical_view(o)):
+            raise PassFailure(view, logical_view_refusal(view.remapping.data))
         for to_layout in [o for o in op.walk() if isinstance(o, d2m.ToLayoutOp) and o.result is not None]:
             src, dst = to_layout.input.type, to_layout.output.type
             for t in (src, dst):

@@ -49,13 +49,27 @@ def memory_space(t: MemRefType) -> str | None:
     return getattr(space, "value", None)
 
 
+def is_logical_view(view: d2m.ViewLayoutOp) -> bool:
+    """Whether a view's remapping names elements by logical index (`ttir-to-d2m`'s gathers: its dims are not its
+    device shape's), which the main pipeline's gather programs copy."""
+    return view.remapping.data.num_dims != len(view.result.type.get_shape())
+
+
+def logical_view_refusal(remapping: AffineMap) -> str:
+    return (f"a view of logical indices ({remapping}: a reshape or permute moving elements between tiles) is copied "
+            "by --ttir-to-ttmetal-pipeline's gather programs, not lowered by the staged D2M pipelines yet")
+
+
 def apply_views(value: SSAValue) -> tuple[SSAValue, AffineMap]:
     """The buffer a chain of `d2m.view_layout`s reads and the composed remapping from the outermost view's index to
     the buffer's (identity when `value` is no view)."""
     rank = len(value.type.get_shape())
     view = AffineMap.identity(rank)
     while isinstance(value.owner, d2m.ViewLayoutOp):
-        view = value.owner.remapping.data.compose(view)
+        remapping = value.owner.remapping.data
+        if remapping.num_dims != len(view.results):
+            raise PassFailure(value.owner, logical_view_refusal(remapping))
+        view = remapping.compose(view)
         value = value.owner.input
     return value, view
 

@@ -1,11 +1,17 @@
 // RUN: ttmlir-opt --ttcore-register-device --ttir-to-d2m %s | FileCheck %s
 // Reductions a tile reduction does not compute as they are (several dims, a dim other than the last or a single
 // matrix's rows, no keep_dim): the input seen as a matrix (kept dims permuted first and folded into rows, reduced
-// dims into columns), reduced along its rows with keep_dim, the column reshaped to the result.
+// dims into columns), reduced along its rows with keep_dim, the column reshaped to the result. When the last dim is
+// one of several reduced, it is reduced first.
 
-// Two dims of more than one element each: each 32x64 matrix one row of 2048 (a view of the argument the host makes).
+// Two dims of more than one element each, the last among them: each row summed first (2x32x1), each matrix's
+// column of sums then seen as one row (a gather) and summed (as one row of 2048 each, a 2x2048 matrix would pad to 64
+// tiles).
 // CHECK-LABEL: func.func @sum_two
-// CHECK: "ttir.reshape"(%arg0) <{shape = [2 : i32, 2048 : i32]}> : (tensor<2x32x64xf32>) -> tensor<2x2048xf32>
+// CHECK: d2m.tile_reduce_sum{{.*}}reduce_dim = #d2m<reduce_dim R>
+// CHECK: into tensor<2x32x1xf32>
+// CHECK: d2m.view_layout
+// CHECK: into tensor<2x32xf32>
 // CHECK: d2m.tile_reduce_sum{{.*}}reduce_dim = #d2m<reduce_dim R>
 // CHECK: into tensor<2x1xf32>
 // CHECK: into tensor<2x1x1xf32>
