@@ -42,7 +42,8 @@ class ComputeKernels:
         if data_type.data.value in INTEGER_DTYPES:
             pool, identity, fold = SFPU_REDUCE[f"tile_sfpu_reduce_{kind}"]
             scratch, pool = ops.const(1, index), ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(pool))
-            reduce_dim = ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(f"reduce_dim_{dim}"))
+            reduce_dims = [ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(f"reduce_dim_{d}"))
+                           for d in (("col", "row") if dim == "scalar" else (dim,))]  # both: columns, then rows
             told = {"dtype": data_type} if fold in FORMAT_TOLD else {}
             ops.call("init_sfpu", a, out)
             ops.call("cb_wait_front", scaler, one)  # handed over by the reader, unused
@@ -51,7 +52,8 @@ class ComputeKernels:
                 inner.call("copy_tile_init", a)
                 inner.call("copy_tile", a, inner.const(0, index), scratch)
                 inner.call("sfpu_reduce_init", reduce_type=pool, data_format=data_type)
-                inner.call("sfpu_reduce", scratch, reduce_type=pool, data_format=data_type, reduce_dim=reduce_dim)
+                for reduce_dim in reduce_dims:
+                    inner.call("sfpu_reduce", scratch, reduce_type=pool, data_format=data_type, reduce_dim=reduce_dim)
                 inner.call(f"{fold}_init")
                 inner.call(fold, scratch, dst, dst, **told)
 

@@ -421,14 +421,15 @@ class DataMovementKernels:
 
     def reduction_reader(self, ops: KernelOps, stream: Attribute, single: Attribute, source: ShardLayout,
                          layout: ShardLayout, dim: str, k_tiles: int) -> None:
-        """The scaler tile handed to CB 1, then for each output tile the input tiles along the reduced dim
-        streamed into CB 0, wherever they are."""
+        """The scaler tile handed to CB 1, then for each output tile the input tiles along the reduced dim (all of
+        them, row by row, for a "scalar" one) streamed into CB 0, wherever they are."""
         index = IndexType()
         one = ops.const(1)
         port, scaler, base = ops.arg(0, stream), ops.arg(1, single), ops.address(3)
         ops.call("cb_reserve_back", scaler, one)
         ops.call("cb_push_back", scaler, one)
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
+        columns = ops.const(source.tensor_tiles[1], index)  # a "scalar" reduction reads the matrix row by row
         y, x = ops.coords(layout)
 
         def output_tile(body: KernelOps, t: SSAValue) -> None:
@@ -436,7 +437,8 @@ class DataMovementKernels:
 
             def step(inner: KernelOps, k: SSAValue) -> None:
                 inner.call("cb_reserve_back", port, one)
-                row, col = (i, k) if dim == "row" else (k, j)
+                row, col = {"row": lambda: (i, k), "col": lambda: (k, j)}.get(dim, lambda: (
+                    inner.emit(arith.DivUIOp(k, columns)), inner.emit(arith.RemUIOp(k, columns))))()
                 inner.read_tile(self.chip, source, row, col, base, inner.call("get_write_ptr", port, result=i32))
                 inner.barrier("read")
                 inner.call("cb_push_back", port, one)

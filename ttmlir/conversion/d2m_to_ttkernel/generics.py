@@ -21,6 +21,8 @@ from ttmlir.errors import PassFailure
 from ttmlir.conversion.d2m_to_ttkernel.kernel_builder import (SCALAR_RHS, SFPU_BINARY, SFPU_PARAMETRIZED, SFPU_TERNARY,
                                                               SFPU_UNARY, SWAPPED, SfpuCall)
 
+# a tile reduction's dims as the kernels name them: along rows, along columns, or both (to one value)
+REDUCE_DIMS = {"R": "row", "C": "col", "RC": "scalar"}
 REDUCED = {"d2m.tile_reduce_sum": "sum", "d2m.tile_reduce_mean": "mean", "d2m.tile_reduce_max": "max",
            "d2m.tile_sfpu_reduce_sum": "sum", "d2m.tile_sfpu_reduce_max": "max"}
 DATA_MOVES = ("transpose", "typecast")  # one-operand tile ops the compute kernel does in dst
@@ -31,7 +33,7 @@ class GenericPlan:
     """`kind`: the op (a TTIR family name), a tree `(family, [children], order)` of fused ops over leaf indices
     (`order`: the op's place in the body), or one leaf index (a copy of that operand through its gather);
     `sources`: the device tensors of the leaves; `gathers`: per leaf, how its reader fetches it (None: its own
-    shard; "transpose", "row", "col" or "scalar"). A reduction also names its tile dim ("row": along a row) and its
+    shard; "transpose", "row", "col" or "scalar"). A reduction also names its tile dim ("row": along a row, "col", "scalar": both) and its
     scaler tensor; a matmul whether B is read transposed."""
 
     kind: str | tuple
@@ -82,7 +84,7 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
         (reduce,) = reductions
         linalg_op = reduce.parent_op()
         x, *scaler = (loads[v].source for v in linalg_op.inputs)  # an SFPU (integer) reduction takes no scaler
-        return GenericPlan(REDUCED[reduce.name], [x], [None], "row" if reduce.reduce_dim.data == "R" else "col",
+        return GenericPlan(REDUCED[reduce.name], [x], [None], REDUCE_DIMS[reduce.reduce_dim.data],
                            scaler[0] if scaler else None)
     if len(tile_ops) == 1 and tile_ops[0].name in ("d2m.tile_matmul_block", "d2m.tile_matmul"):
         maps = [m.data for m in generic.attributes["indexing_maps"].data]

@@ -14,6 +14,7 @@ columns when even one K tile of B across it does not), and a reduction streams i
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -318,7 +319,7 @@ class ProgramKernels:
         """Each output tile reduced from the input tiles along the dim (streamed to its core over the NoC) with
         reduce_tile, times the tile of `scaler` (a tensor of one tile per core of the output's grid)."""
         ls, lscaler, layout = self.layout_of(source), self.layout_of(scaler), self.layout_of(out)
-        k_tiles = ls.tensor_tiles[1 if dim == "row" else 0]
+        k_tiles = {"row": ls.tensor_tiles[1], "col": ls.tensor_tiles[0]}.get(dim, math.prod(ls.tensor_tiles))
         cbs = [self.l1_buffer(layout, (1, self.stream_buffers), ls.dtype, op), scaler, self.cb_of(out, op)]
         stream = ttkernel.CBType(ttkernel.IntAttr(self.stream_buffers), ls.tile)
         single = ttkernel.CBType(ttkernel.IntAttr(1), ls.tile)

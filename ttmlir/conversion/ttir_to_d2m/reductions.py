@@ -83,11 +83,12 @@ class Rows(list):
 
 def direct(shape: tuple[int, ...], reduced: list[int], keep: bool) -> bool:
     """Whether a tile reduction computes a reduction as it is: with keep_dim, over one dim of a tensor of rank >= 2
-    (dims of one element fold nothing), its last or a single matrix's rows."""
+    (dims of one element fold nothing), its last, or a single matrix's rows or both its dims."""
     folded = [d for d in reduced if shape[d] != 1] or reduced[-1:]
-    if not keep or len(shape) < 2 or len(folded) != 1:
+    if not keep or len(shape) < 2:
         return False
-    return folded[0] == len(shape) - 1 or (folded[0] == len(shape) - 2 and math.prod(shape[:-2]) == 1)
+    last, matrix = len(shape) - 1, math.prod(shape[:-2]) == 1
+    return folded == [last] or (matrix and folded in ([last - 1], [last - 1, last]))
 
 
 def row_reduction(op: TTOp) -> list[TTOp]:

@@ -108,13 +108,13 @@ def _elementwise(tile_op: str, arity: int, **properties: Attribute):
     return tile_chain(lambda made, leaves: made(tile_op, *leaves, **properties))
 
 
-def masked(value: SSAValue, fill: str | None, along: int) -> list[Operation]:
+def masked(value: SSAValue, fill: str | None, *along: int) -> list[Operation]:
     """A device tensor (a reduction's input, a matmul's operand) with its tile padding set to `fill` (a
     reduction's identity, zero for a matmul) by a `d2m.mask`, when its logical shape leaves padding in its tiles
-    along the reduced (contracted) dim `along` (padding across it only reaches padding of the result)."""
+    along a reduced (contracted) dim of `along` (padding across them only reaches padding of the result)."""
     layout = value.type.encoding.data
     logical = layout.logical_shape
-    if fill is None or logical[along] % layout.dim_alignments[along] == 0:
+    if fill is None or all(logical[dim] % layout.dim_alignments[dim] == 0 for dim in along):
         return []
     target = d2m.EmptyOp.create(result_types=[value.type])
     mask = d2m.MaskOp.create(operands=[value, target.result], result_types=[value.type], properties={

@@ -160,7 +160,7 @@ def build_generic(inputs: list[SSAValue], output: SSAValue, maps: list[AffineMap
 
 def _reduction(tile_op: str, dim: str):
     """A linalg.generic reducing each loaded tile (scaled by the scaler tile, when the reduction takes one) into the
-    output's tile of its row (dim "R": along a row) or column ("C")."""
+    output's tile of its row (dim "R": along a row), column ("C") or matrix ("RC")."""
 
     def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, maps: list[AffineMapAttr]) -> SSAValue:
         tile = out.type.element_type
@@ -168,9 +168,9 @@ def _reduction(tile_op: str, dim: str):
         op = REDUCE_CLASSES[tile_op].create(operands=list(body.args), result_types=[tile],
                                                  properties={"reduce_dim": d2m.ReduceDimAttr(dim)})
         body.add_ops([op, LinalgYieldOp(op.results[0])])
-        kinds = [IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()]
-        generic = LinalgGenericOp(loaded, [out], Region(body), maps, kinds if dim == "R" else kinds[::-1],
-                                  [out.type])
+        parallel, reduction = IteratorTypeAttr.parallel(), IteratorTypeAttr.reduction()
+        kinds = {"R": [parallel, reduction], "C": [reduction, parallel], "RC": [reduction, reduction]}[dim]
+        generic = LinalgGenericOp(loaded, [out], Region(body), maps, kinds, [out.type])
         ops.append(generic)
         return generic.res[0]
 
@@ -235,25 +235,24 @@ def _broadcast_map(source: TensorType, result: TensorType, op: Operation) -> Aff
 
 
 def _reduced_dim(op: TTOp) -> tuple[str, float]:
-    """The tile dim a reduction folds ("R": along a row, the last dim; "C": the second-to-last of a matrix) and
-    the scaler its result is multiplied by (1/N for a mean)."""
+    """The tile dims a reduction folds ("R": along a row, the last dim; "C": the second-to-last of a matrix; "RC":
+    both of a matrix's) and the scaler its result is multiplied by (1/N for a mean of N elements)."""
     shape = op.operands[0].type.get_shape()
     dims, keep = op.properties.get("dim_arg"), op.properties.get("keep_dim")
     # a dim of size 1 keeps its one element: folding it changes nothing the kept dim shows
     folded = sorted({d.value.data % len(shape) for d in dims.data} if dims is not None and shape else set())
     folded = [d for d in folded if shape[d] != 1] or folded[-1:]
-    if len(folded) != 1 or len(shape) < 2:
-        raise PassFailure(op, "only reductions over one dim of a tensor of rank >= 2 are converted to D2M yet")
+    if len(shape) < 2 or len(folded) not in (1, 2):
+        raise PassFailure(op, "only reductions over one dim or a matrix's two of a tensor of rank >= 2 are converted "
+                              "to D2M yet")
     if keep is None or not keep.value.data:
         raise PassFailure(op, "only reductions with keep_dim = true are converted to D2M yet")
-    dim = folded[0]
-    if dim == len(shape) - 1:
-        reduced = "R"
-    elif dim == len(shape) - 2 and math.prod(shape[:-2]) == 1:
-        reduced = "C"
-    else:
+    last, matrix = len(shape) - 1, math.prod(shape[:-2]) == 1
+    reduced = {(last,): "R", (last - 1,): "C" if matrix else None, (last - 1, last): "RC" if matrix else None}.get(
+        tuple(folded))
+    if reduced is None:
         raise PassFailure(op, "only reductions over a matrix's last two dims are converted to D2M yet")
-    return reduced, 1 / shape[dim] if op.name == "ttir.mean" else 1.0
+    return reduced, 1 / math.prod(shape[d] for d in folded) if op.name == "ttir.mean" else 1.0
 
 
 def _decomposed_min(op: TTOp) -> list[TTOp]:
@@ -462,7 +461,7 @@ class TTIRToD2MPass(ModulePass):
         elif name in REDUCTIONS and len(tensors) == 1:
             dim, scale = _reduced_dim(op)
             element = result.type.element_type
-            kept = _map(2, 0, None) if dim == "R" else _map(2, None, 1)
+            kept = {"R": _map(2, 0, None), "C": _map(2, None, 1), "RC": _map(2, None, None)}[dim]
             if isinstance(element, IntegerType):
                 if name not in INTEGER_REDUCTIONS:
                     raise PassFailure(op, f"a {name} of {element} is not converted to D2M yet (of f32 and bf16 is)")
@@ -471,7 +470,7 @@ class TTIRToD2MPass(ModulePass):
                 new, scaler = _scaler(scale, element)
                 compute, ins = _reduction(REDUCTIONS[name], dim), [*tensors, scaler]
                 maps = [_map(2, 0, 1), _map(2, None, None), kept]
-            iterators = ["parallel", "reduction"] if dim == "R" else ["reduction", "parallel"]
+            iterators = {"R": ["parallel", "reduction"], "C": ["reduction", "parallel"], "RC": ["reduction"] * 2}[dim]
         elif name == "transpose" and len(tensors) == 1:
             shape = tensors[0].type.get_shape()
             dims = sorted(scalar(op.prop(d)) % len(shape) for d in ("dim0", "dim1"))
@@ -526,7 +525,7 @@ class TTIRToD2MPass(ModulePass):
                     mask = masked(moved.result, "zero", list(amap.data.results).index(AffineExpr.dimension(2)) - 2)
                 else:
                     mask = masked(moved.result, REDUCTION_FILLS.get(name),
-                                  -1 if name not in REDUCTIONS or dim == "R" else -2)
+                                  *{"C": (-2,), "RC": (-2, -1)}.get(dim if name in REDUCTIONS else "R", (-1,)))
                 new += [target, moved, *mask]
                 device_ins.append(new[-1].results[0])
         if self.ttnn_mode and not isinstance(result.type.encoding, ttnn.TTNNLayoutAttr):
