@@ -322,25 +322,35 @@ class KernelApi(TopkTiles):
         return self.grid.noc_addr(args["noc_x"], args["noc_y"], args["addr"])
 
     def noc_object_read(self, noc: int, endpoint: str, dst_l1: int, size: int, src_args, _dst_args) -> None:
-        # the kernels' most frequent calls (row gathers read a row at a time, DRAM tensors stream a page at a time):
-        # a read within a worker's L1 or one DRAM page, landing within L1, done here; anything else (and every
-        # error) takes the general path
-        if type(src_args) is dict and 0 <= size and 0 <= dst_l1 and dst_l1 + size <= self.l1_size:
+        if type(src_args) is dict:
             if endpoint == "unicast" and src_args.keys() == _UNICAST_FIELDS:
-                source, addr = self.grid.l1_of_node(src_args["noc_x"], src_args["noc_y"]), src_args["addr"]
-                if source is not None and 0 <= addr and addr + size <= self.l1_size:
-                    self.l1_bytes[dst_l1:dst_l1 + size] = source[addr:addr + size]
-                    return self._read_issued(size, NOC_BYTES_PER_CYCLE)
-            elif endpoint == "dram" and src_args.keys() == _DRAM_FIELDS:
-                bank, addr = src_args["bank_id"], src_args["addr"]
-                page, low = divmod(addr, DRAM_PAGE)
-                if 0 <= bank < self.grid.facts.num_dram_channels and 0 <= addr and low + size <= DRAM_PAGE and \
-                        addr + size <= self.grid.facts.dram_channel_size:
-                    held = self.grid.dram_view(bank, page)  # a page never written reads 0
-                    self.l1_bytes[dst_l1:dst_l1 + size] = 0 if held is None else held[low:low + size]
-                    self.grid.bank_bytes[bank] = self.grid.bank_bytes.get(bank, 0) + size
-                    return self._read_issued(size, DRAM_BYTES_PER_CYCLE)
+                return self.noc_unicast_read(noc, dst_l1, size, src_args["noc_x"], src_args["noc_y"], src_args["addr"])
+            if endpoint == "dram" and src_args.keys() == _DRAM_FIELDS:
+                return self.noc_dram_read(noc, dst_l1, size, src_args["bank_id"], src_args["addr"])
         self.noc_async_read(self._far(endpoint, src_args, "async_read"), dst_l1, size, noc)
+
+    # the kernels' most frequent calls (row gathers read a face row at a time, DRAM tensors stream a page at a time):
+    # `noc.async_read(unicast_ep | dram_ep, dst, size, {far side}, {})` with the far side's fields given apart (the
+    # kernel compiler's form of a literal far side). A read within a worker's L1 or one DRAM page, landing within L1,
+    # is done here; anything else (and every error) takes the general path.
+
+    def noc_unicast_read(self, noc: int, dst_l1: int, size: int, noc_x: int, noc_y: int, addr: int) -> None:
+        if 0 <= size and 0 <= dst_l1 and dst_l1 + size <= self.l1_size and 0 <= addr and addr + size <= self.l1_size:
+            source = self.grid.l1_of_node(noc_x, noc_y)
+            if source is not None:
+                self.l1_bytes[dst_l1:dst_l1 + size] = source[addr:addr + size]
+                return self._read_issued(size, NOC_BYTES_PER_CYCLE)
+        self.noc_async_read(self.grid.noc_addr(noc_x, noc_y, addr), dst_l1, size, noc)
+
+    def noc_dram_read(self, noc: int, dst_l1: int, size: int, bank: int, addr: int) -> None:
+        page, low = divmod(addr, DRAM_PAGE)
+        if 0 <= size and 0 <= dst_l1 and dst_l1 + size <= self.l1_size and 0 <= addr and low + size <= DRAM_PAGE \
+                and 0 <= bank < self.grid.facts.num_dram_channels and addr + size <= self.grid.facts.dram_channel_size:
+            held = self.grid.dram_view(bank, page)  # a page never written reads 0
+            self.l1_bytes[dst_l1:dst_l1 + size] = 0 if held is None else held[low:low + size]
+            self.grid.bank_bytes[bank] = self.grid.bank_bytes.get(bank, 0) + size
+            return self._read_issued(size, DRAM_BYTES_PER_CYCLE)
+        self.noc_async_read(self.grid.dram_addr(bank, addr), dst_l1, size, noc)
 
     def _read_issued(self, size: int, bytes_per_cycle: int) -> None:
         """A NoC read's bookkeeping (`noc_async_read`'s): an event, its bytes, when it lands, the issuing cycle."""

@@ -142,6 +142,8 @@ _NOC_METHODS = {"async_read": "noc_object_read", "async_write": "noc_object_writ
                 "async_writes_flushed": "noc_async_writes_flushed", "async_atomic_barrier": "noc_async_atomic_barrier",
                 "inline_dw_write": "noc_object_inline_dw_write", "get_noc_id": "noc_object_id"}
 _ENDPOINTS = {"UnicastEndpoint": "unicast", "MulticastEndpoint": "mcast"}  # AllocatorBank<...DRAM>: "dram"
+# an endpoint kind's read with its far side's fields given apart: (the API's method, the fields in order)
+_DIRECT_READS = {"unicast": ("noc_unicast_read", "noc_x", "noc_y", "addr"), "dram": ("noc_dram_read", "bank_id", "addr")}
 _OBJECT_METHODS = {"CircularBuffer": _CB_METHODS, "Noc": _NOC_METHODS,
                    "UnicastEndpoint": {"get_noc_unicast_addr": "endpoint_unicast_addr"},
                    "TensorAccessor": {"get_aligned_page_size": "tensor_accessor_page_size"},
@@ -703,11 +705,31 @@ class _Emitter:
         methods = _OBJECT_METHODS[owner]
         if str(method) not in methods:
             self.fail(node, f"method '{method}' is not supported ({owner} methods: {', '.join(methods)})")
+        if owner == "Noc" and str(method) == "async_read" and template is None:
+            direct = self.direct_read(obj, [a for a in args if a is not None], statement, node)
+            if direct is not None:
+                return direct
         values = [self.expr(obj)] + [self.expr(a) for a in args if a is not None]
         if template is not None:
             return self.api_call(methods[str(method)] + "_t", [repr(str(template)[1:-1].strip())] + values,
                                  str(method), statement, node)
         return self.api_call(methods[str(method)], values, str(method), statement, node)
+
+    def direct_read(self, noc: Tree, args: list, statement: bool, node) -> str | None:
+        """`noc.async_read(ep, dst, size, {.noc_x = .., .noc_y = .., .addr = ..}, {})` from a unicast (or DRAM bank)
+        endpoint with its far side's fields written out: the API's read of those fields given apart (no dict made
+        and checked per read); None for any other form."""
+        if len(args) != 5 or args[0].data != "name" or args[3].data != "init_list":
+            return None
+        ctype = self.lookup(self.qname(args[0].children[0])) or ""
+        kind = _ENDPOINTS.get(ctype, "dram" if ctype.startswith("AllocatorBank") else None)
+        items = [c for c in args[3].children if isinstance(c, Tree)]
+        fields = _DIRECT_READS.get(kind)
+        if fields is None or [str(c.children[0]) for c in items if c.data == "designated"] != list(fields[1:]) or \
+                len(items) != len(fields) - 1:
+            return None
+        values = [self.expr(noc), *(self.expr(a) for a in args[1:3]), *(self.expr(c.children[1]) for c in items)]
+        return self.api_call(fields[0], values, "async_read", statement, node)
 
     def api_call(self, name: str, args: list[str], spelled: str, statement: bool, node) -> str:
         """`api.name(args)`, or when the call may wait (only as a statement), the wait it returns (none when it is

@@ -191,3 +191,16 @@ def test_object_api_reads_equal_the_general_paths_reads():
     (fast, fast_cycles, fast_bytes), (plain, plain_cycles, plain_bytes) = results
     assert torch.equal(fast, plain) and fast[:96].tolist() == list(range(96))
     assert (fast_cycles, fast_bytes) == (plain_cycles, plain_bytes)
+
+
+@pytest.mark.parametrize("far", ["{.noc_x = 19, .addr = 300000}", "{19, 18, 300000}", "{.noc_x = 19, .noc_y = 18}"])
+def test_an_object_api_read_naming_its_far_side_otherwise_fails_located(far):
+    """A unicast read's far side with a field missing or given by position is not the direct read: it reaches the
+    general path, which refuses it naming the fields it takes."""
+    source = f"""void kernel_main() {{
+      UnicastEndpoint unicast_ep;
+      Noc noc0(0);
+      noc0.async_read(unicast_ep, CoreLocalMem<uint32_t>(200000), 96, {far}, {{}});
+    }}"""
+    with pytest.raises(MetalError, match=r"a unicast endpoint's far side is \{\.noc_x, \.noc_y, \.addr\}"):
+        Grid().run(Program((KernelLaunch("reads", source, "brisc", ((0, 0),)),)))
