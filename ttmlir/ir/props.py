@@ -136,7 +136,7 @@ def dense_values(attr: DenseIntOrFPElementsAttr) -> list:
 
 def dense_array(attr: DenseIntOrFPElementsAttr):
     """A dense attribute's elements as a flat numpy array decoded from its bytes at once (as `get_values` reads them,
-    element by element in Python; bf16 widened to f32). A splat is its one element."""
+    element by element in Python; bf16 widened to f32)."""
     import numpy as np
 
     element, raw = attr.type.element_type, attr.data.data

@@ -429,7 +429,8 @@ class DataMovementKernels:
         ops.call("cb_reserve_back", scaler, one)
         ops.call("cb_push_back", scaler, one)
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
-        columns = ops.const(source.tensor_tiles[1], index)  # a "scalar" reduction reads the matrix row by row
+        # a "scalar" reduction reads the whole matrix, row by row
+        columns = ops.const(source.tensor_tiles[1], index) if dim == "scalar" else None
         y, x = ops.coords(layout)
 
         def output_tile(body: KernelOps, t: SSAValue) -> None:
@@ -437,8 +438,12 @@ class DataMovementKernels:
 
             def step(inner: KernelOps, k: SSAValue) -> None:
                 inner.call("cb_reserve_back", port, one)
-                row, col = {"row": lambda: (i, k), "col": lambda: (k, j)}.get(dim, lambda: (
-                    inner.emit(arith.DivUIOp(k, columns)), inner.emit(arith.RemUIOp(k, columns))))()
+                if dim == "row":
+                    row, col = i, k
+                elif dim == "col":
+                    row, col = k, j
+                else:
+                    row, col = inner.emit(arith.DivUIOp(k, columns)), inner.emit(arith.RemUIOp(k, columns))
                 inner.read_tile(self.chip, source, row, col, base, inner.call("get_write_ptr", port, result=i32))
                 inner.barrier("read")
                 inner.call("cb_push_back", port, one)

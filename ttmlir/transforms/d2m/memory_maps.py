@@ -66,10 +66,9 @@ def apply_views(value: SSAValue) -> tuple[SSAValue, AffineMap]:
     rank = len(value.type.get_shape())
     view = AffineMap.identity(rank)
     while isinstance(value.owner, d2m.ViewLayoutOp):
-        remapping = value.owner.remapping.data
-        if remapping.num_dims != len(view.results):
-            raise PassFailure(value.owner, logical_view_refusal(remapping))
-        view = remapping.compose(view)
+        if is_logical_view(value.owner):
+            raise PassFailure(value.owner, logical_view_refusal(value.owner.remapping.data))
+        view = value.owner.remapping.data.compose(view)
         value = value.owner.input
     return value, view
 
