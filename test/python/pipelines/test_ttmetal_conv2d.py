@@ -39,7 +39,8 @@ CONVS = {
     "padded_3x3": (1, 8, 8, 32, 64, 3, 1, 1, 1, 1, True, False),
     "strided_batch": (2, 6, 5, 16, 32, 3, 2, 1, 1, 1, True, False),  # padded rows of several images
     "dilated_rgb": (1, 9, 9, 3, 8, 3, 1, 0, 2, 1, False, False),  # 3 channels: gathered element by element
-    "rgb_nchw_batch": (2, 9, 9, 3, 8, 3, 2, 1, 1, 1, True, True),  # read as NCHW: padded rows of several images
+    "rgb_nchw_batch": (2, 9, 9, 3, 8, 3, 2, 1, 1, 1, True, True),  # channels padded to 16: gathered by face rows
+    "rgb_grouped_nchw": (2, 9, 9, 3, 3, 3, 2, 1, 1, 3, True, True),  # read as NCHW: padded rows of several images
     "depthwise": (1, 8, 8, 32, 32, 3, 1, 1, 1, 32, True, False),
     "grouped_nchw": (2, 8, 8, 32, 64, 3, 1, 1, 1, 4, True, True),
     "pointwise_strided": (2, 7, 7, 16, 16, 1, 2, 0, 1, 1, True, False),

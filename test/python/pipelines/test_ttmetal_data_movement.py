@@ -9,6 +9,10 @@ import pytest
 import torch
 
 from test_ttmetal_pipeline import compile_ttir
+from ttmlir.asm import parse_text
+from ttmlir.conversion.d2m_to_ttkernel.views import gather_of
+from ttmlir.dialects import d2m, make_context
+from ttmlir.passes import make_pass
 from ttmlir.runtime.metal.program import run_program
 
 
@@ -70,13 +74,19 @@ CASES = [
     ("broadcast", "broadcast_dimensions = array<i64: 1, 40, 1>", (4, 1, 64), (4, 40, 64), lambda x: x.expand(4, 40, 64)),
     ("broadcast", "broadcast_dimensions = array<i64: 2, 1, 40, 1>", (1, 12, 1, 64), (2, 12, 40, 64),
      lambda x: x.expand(2, 12, 40, 64)),
+    # each matrix of a batch transposed tile by tile; the last dim moved to the rows or the rows to the last dim (NCHW
+    # to NHWC and back) as that swap and a permute keeping the last dim
+    ("permute", "permutation = array<i64: 0, 2, 1>", (2, 40, 64), (2, 64, 40), lambda x: x.transpose(1, 2)),
+    ("transpose", "dim0 = -1 : si32, dim1 = -2 : si32", (3, 2, 40, 70), (3, 2, 70, 40), lambda x: x.transpose(2, 3)),
+    ("permute", "permutation = array<i64: 2, 0, 1>", (2, 40, 50), (50, 2, 40), lambda x: x.permute(2, 0, 1)),
+    ("permute", "permutation = array<i64: 0, 2, 3, 1>", (2, 24, 20, 40), (2, 20, 40, 24), lambda x: x.permute(0, 2, 3, 1)),
+    ("permute", "permutation = array<i64: 0, 3, 1, 2>", (2, 20, 40, 24), (2, 24, 20, 40), lambda x: x.permute(0, 3, 1, 2)),
+    ("permute", "permutation = array<i64: 3, 1, 0, 2>", (5, 3, 40, 20), (20, 3, 5, 40), lambda x: x.permute(3, 1, 0, 2)),
     # element by element where face rows split: the last dim regrouped, moved, sliced inside a face row or padded
     ("reshape", "shape = [12 : i32, 32 : i32, 100 : i32]", (12, 3200), (12, 32, 100), lambda x: x.reshape(12, 32, 100)),
     ("reshape", "shape = [40 : i32, 48 : i32]", (40, 2, 24), (40, 48), lambda x: x.reshape(40, 48)),
     ("reshape", "shape = [128 : i32, 32 : i32]", (32, 128, 1), (128, 32), lambda x: x.reshape(128, 32)),
     ("reshape", "shape = [5 : i32, 32 : i32]", (4, 40, 1), (5, 32), lambda x: x.reshape(5, 32)),
-    ("permute", "permutation = array<i64: 0, 2, 1>", (2, 40, 64), (2, 64, 40), lambda x: x.transpose(1, 2)),
-    ("permute", "permutation = array<i64: 2, 0, 1>", (2, 40, 50), (50, 2, 40), lambda x: x.permute(2, 0, 1)),
     ("slice_static", "begins = [0 : i32, 8 : i32], ends = [40 : i32, 32 : i32], step = [1 : i32, 1 : i32]", (40, 64),
      (40, 24), lambda x: x[:, 8:32]),
     ("slice_static", "begins = [1 : i32, 3 : i32, 16 : i32, 2 : i32], ends = [6 : i32, 7 : i32, 40 : i32, "
@@ -109,6 +119,23 @@ def test_data_movement_ops_run_on_the_device(op, attrs, source, result, expected
     (out,), _ = run_program(compile_ttir(one_op(op, attrs, source, result)), [x])
     assert out.shape == result
     assert torch.allclose(out, -expected(torch.exp(x)), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("order, shape", [((0, 2, 3, 1), (2, 64, 28, 28)), ((0, 3, 1, 2), (2, 28, 28, 64))])
+def test_channel_permutes_gather_no_element_alone(order, shape):
+    # a convolution's NCHW input seen channels last and its result put back: each view the programs read moves whole
+    # face rows (or tiles), none gathers element by element
+    result = tuple(shape[d] for d in order)
+    ctx = make_context()
+    module, _ = parse_text(ctx, one_op("permute", f"permutation = array<i64: {', '.join(map(str, order))}>", shape,
+                                       result))
+    make_pass("ttir-to-d2m").apply(ctx, module)
+    views = [op for op in module.walk() if isinstance(op, d2m.ViewLayoutOp)]
+    logical = [op for op in views if op.remapping.data.num_dims == 3]
+    assert len(views) == 2 and len(logical) == 1  # a swap of tiles and a permute keeping the last dim
+    view = logical[0]
+    shapes = (tuple(v.type.encoding.data.logical_shape) for v in (view.input, view.result))
+    assert gather_of(view.remapping.data, *shapes).faces
 
 
 def test_rows_regrouped_across_padded_matrices_run_right():

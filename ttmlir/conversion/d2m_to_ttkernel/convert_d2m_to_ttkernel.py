@@ -29,6 +29,7 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import ArrayAttr, DenseArrayBase, ModuleOp, i32
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 
 from ttmlir.dialects import d2m, ttcore
@@ -329,9 +330,11 @@ class _FunctionKernels:
             return self.builder.launch_reduction(plan.sources[0], scaler, out, generic, plan.kind, plan.reduce_dim)
         # an input on other cores than the output's (or in another grid) is fetched tile by tile
         sources = list(plan.sources)
-        for n, s in enumerate(sources):  # a view narrowing its input (a topk's extract): its tiles where they are
+        for n, s in enumerate(sources):  # a view narrowing its input (a topk's extract) or moving its tiles (a
+            # batch of transposes): its tiles where they are
             if plan.gathers[n] is None and isinstance(s.owner, d2m.ViewLayoutOp) and \
-                    s.type.get_shape() != s.owner.input.type.get_shape():
+                    (s.type.get_shape() != s.owner.input.type.get_shape() or
+                     s.owner.remapping.data != AffineMap.identity(s.owner.remapping.data.num_dims)):
                 sources[n], plan.gathers[n] = shifted_view(s, generic)
         gathers = [g if g else None if self.layout_of(s).near(layout) else "same"
                    for s, g in zip(sources, plan.gathers)]

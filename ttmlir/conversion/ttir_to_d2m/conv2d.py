@@ -6,8 +6,9 @@ matrix of N*OH*OW rows and KH*KW*C columns (row (n, oh, ow), column (kh, kw, c) 
 whose remapping names that element (see `row_gather.py`); the padding is what the view names outside the input,
 left zero by the reader. The reader checks a matrix's rows and columns, not the dims folded into its batch, so an
 input of several images whose height is padded is first seen as (N, H, W*C). With C a multiple of 16 each face
-row of patches is one read (`row_gather.face_runs`), else elements are gathered one by one (from an NCHW input as it
-is, each image's channel a matrix, rather than after a permute).
+row of patches is one read (`row_gather.face_runs`); an NCHW input of fewer channels first gets zero channels to a
+multiple of 16 (its weight too), as TTNN pads a convolution's input channels. Grouped channels that are not whole face
+rows are gathered element by element (from an NCHW input as it is, each image's channel a matrix).
 
 The weight (O, C/groups, KH, KW), seen as (O, C/groups*KH*KW), is gathered the same way into the (KH*KW*C, O)
 matrix the patches multiply: row (kh, kw, c), column o holds weight[o, c - g*C/groups, kh, kw] for c in o's group g,
@@ -64,6 +65,14 @@ class Program:
         shape = value.type.get_shape()
         return self.add("permute", [value], [shape[d] for d in order], value.type.element_type,
                         {"permutation": KINDS["i64_darray"].build(order)})
+
+    def zero_padded(self, value: SSAValue, dim: int, size: int) -> SSAValue:
+        """`value` with zeros after its elements along `dim`, to `size`."""
+        shape = list(value.type.get_shape())
+        padding = [0] * (2 * len(shape))
+        padding[2 * dim + 1] = size - shape[dim]
+        return self.add("pad", [value], shape[:dim] + [size] + shape[dim + 1:], value.type.element_type,
+                        {"padding": KINDS["i32_darray"].build(padding), "value": KINDS["f32"].build(0.0)})
 
     def full(self, shape, element, value: float) -> SSAValue:
         return self.add("full", [], shape, element, {"shape": KINDS["i32_darray"].build(list(shape)),
@@ -201,7 +210,13 @@ def conv2d(convert, op: TTOp) -> list[TTOp]:
     result = op.results[0]
     element = result.type.element_type
     n, h, w, c = (value.type.get_shape()[d] for d in to_nhwc)
-    # an NCHW input whose channels are not whole face rows is gathered element by element either way: read as it is
+    groups = int(scalar(op.prop("groups")))
+    if to_nhwc == [0, 2, 3, 1] and c % FACE_ROW and groups == 1:
+        # an NCHW input's channels padded with zeros to whole face rows (as TTNN pads a convolution's input channels),
+        # its weight's too: the permute and the patches then move face rows, not elements one by one
+        c = -(-c // FACE_ROW) * FACE_ROW
+        value, weight = (program.zero_padded(v, 1, c) for v in (value, weight))
+    # an NCHW input of grouped channels that are not whole face rows is gathered element by element: read as it is
     channels_first = to_nhwc == [0, 2, 3, 1] and c % FACE_ROW != 0
     x = value if channels_first else program.permute(value, to_nhwc)
     out_shape = [result.type.get_shape()[d] for d in to_nhwc]
@@ -211,7 +226,7 @@ def conv2d(convert, op: TTOp) -> list[TTOp]:
     rows = n * out_shape[1] * out_shape[2]
     patches = [windows.patches(program, x, first, min(MATMUL_ROWS, rows - first))
                for first in range(0, rows, MATMUL_ROWS)]
-    matrix = _weight_matrix(program, weight, c, int(scalar(op.prop("groups"))))
+    matrix = _weight_matrix(program, weight, c, groups)
     products = [program.add("matmul", [block, matrix], [block.type.get_shape()[0], o_count], element)
                 for block in patches]
     product = products[0] if len(products) == 1 else program.add("concat", products, [rows, o_count], element,

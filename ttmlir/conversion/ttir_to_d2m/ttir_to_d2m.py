@@ -38,7 +38,7 @@ from ttmlir.errors import PassFailure, derive
 from ttmlir.transforms.d2m.reblock import reblock_view
 from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _dtype, _elementwise, _map, masked, metal_type
 from ttmlir.conversion.ttir_to_d2m.broadcast import BROADCASTS
-from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES
+from ttmlir.conversion.ttir_to_d2m.permute import PERMUTES, transpose
 from ttmlir.conversion.ttir_to_d2m.reshape import RESHAPES
 from ttmlir.conversion.ttir_to_d2m.slice import SLICES
 from ttmlir.conversion.ttir_to_d2m.pad import PADS
@@ -474,10 +474,9 @@ class TTIRToD2MPass(ModulePass):
         elif name == "transpose" and len(tensors) == 1:
             shape = tensors[0].type.get_shape()
             dims = sorted(scalar(op.prop(d)) % len(shape) for d in ("dim0", "dim1"))
-            if len(shape) < 2 or dims != [len(shape) - 2, len(shape) - 1] or math.prod(shape[:-2]) != 1:
+            if len(shape) < 2 or dims != [len(shape) - 2, len(shape) - 1]:
                 raise PassFailure(op, "only transposes of a matrix's two dims are converted to D2M yet")
-            compute, ins = _elementwise("tile_transpose", 1), tensors
-            maps, iterators = [_map(2, 1, 0), _map(2, 0, 1)], ["parallel"] * 2
+            compute, maps, iterators, ins = transpose(op, tensors)
         elif name == "typecast" and len(tensors) == 1:
             compute, ins = _elementwise("tile_typecast", 1), tensors
             maps, iterators = [_map(2, 0, 1)] * 2, ["parallel"] * 2

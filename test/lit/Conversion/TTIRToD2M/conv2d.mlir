@@ -66,16 +66,36 @@ func.func @transposed(%x: tensor<2x4x3x16xbf16>, %w: tensor<16x32x2x2xbf16>) -> 
   return %0 : tensor<2x8x6x32xbf16>
 }
 
-// Three channels of NCHW images are not whole face rows: the patches are gathered element by element straight from
-// the NCHW input (image n's channel c its matrix, so every padding falls outside one), with no permute first.
+// Three channels of NCHW images are not whole face rows: the input and the weight get zero channels to 16 (as TTNN
+// pads a convolution's input channels), the input is permuted to NHWC (a permute keeping the last dim, then each
+// matrix's tiles transposed) and the patches are gathered by face rows.
 // CHECK-LABEL: func.func @rgb_nchw
 // CHECK-NOT: ttir.conv2d
-// CHECK: d2m.to_layout %arg0
-// CHECK-NEXT: d2m.view_layout %{{.*}} remapping = #[[RGB]] : tensor<1x1x6x1x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x2x1x!ttcore.tile<32x32, bf16>
-// CHECK: into tensor<50x27xbf16>
+// CHECK: into tensor<2x16x9x9xbf16>
+// CHECK: into tensor<8x16x3x3xbf16>
+// CHECK: into tensor<2x9x16x9xbf16>
+// CHECK: d2m.tile_transpose
+// CHECK: into tensor<2x9x9x16xbf16>
+// CHECK: into tensor<50x144xbf16>
+// CHECK: into tensor<144x8xbf16>
 // CHECK: d2m.tile_matmul
 // CHECK: into tensor<2x8x5x5xbf16>
 func.func @rgb_nchw(%x: tensor<2x3x9x9xbf16>, %w: tensor<8x3x3x3xbf16>) -> tensor<2x8x5x5xbf16> {
   %0 = "ttir.conv2d"(%x, %w) <{batch_dim = 0 : i64, channel_dim = 1 : i64, dilation = array<i32: 1, 1>, groups = 1 : i32, height_dim = 2 : i64, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 2, 2>, width_dim = 3 : i64}> : (tensor<2x3x9x9xbf16>, tensor<8x3x3x3xbf16>) -> tensor<2x8x5x5xbf16>
   return %0 : tensor<2x8x5x5xbf16>
+}
+
+// Grouped NCHW channels that are not whole face rows keep their groups: the patches are gathered element by element
+// straight from the NCHW input (image n's channel c its matrix, so every padding falls outside one), with no permute
+// first.
+// CHECK-LABEL: func.func @rgb_grouped_nchw
+// CHECK-NOT: ttir.conv2d
+// CHECK: d2m.to_layout %arg0
+// CHECK-NEXT: d2m.view_layout %{{.*}} remapping = #[[RGB]] : tensor<1x1x6x1x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x2x1x!ttcore.tile<32x32, bf16>
+// CHECK: into tensor<50x27xbf16>
+// CHECK: d2m.tile_matmul
+// CHECK: into tensor<2x3x5x5xbf16>
+func.func @rgb_grouped_nchw(%x: tensor<2x3x9x9xbf16>, %w: tensor<3x1x3x3xbf16>) -> tensor<2x3x5x5xbf16> {
+  %0 = "ttir.conv2d"(%x, %w) <{batch_dim = 0 : i64, channel_dim = 1 : i64, dilation = array<i32: 1, 1>, groups = 3 : i32, height_dim = 2 : i64, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 2, 2>, width_dim = 3 : i64}> : (tensor<2x3x9x9xbf16>, tensor<3x1x3x3xbf16>) -> tensor<2x3x5x5xbf16>
+  return %0 : tensor<2x3x5x5xbf16>
 }
