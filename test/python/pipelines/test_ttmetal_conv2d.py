@@ -10,7 +10,9 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from ttmlir.conversion.d2m_to_ttkernel.views import gather_of
 from ttmlir.conversion.ttir_to_d2m.conv2d import Windows
 from ttmlir.conversion.ttir_to_d2m.row_gather import gathered
-from ttmlir.passes import PassFailure
+from ttmlir.asm import parse_text
+from ttmlir.dialects import d2m, make_context
+from ttmlir.passes import PassFailure, make_pass
 from ttmlir.runtime.metal.program import run_program
 
 from test_ttmetal_cache_updates import t
@@ -162,3 +164,19 @@ def test_a_window_whose_column_moves_inside_a_face_row_is_read_element_by_elemen
     d1, d2 = AffineExpr.dimension(1), AffineExpr.dimension(2)
     shifted = AffineMap(3, 0, (AffineExpr.constant(0), d1, (d2 % 32) + (d1 % 2) * 8))
     assert not gather_of(shifted, (64, 64), (64, 32)).faces
+
+
+@pytest.mark.parametrize("channels", [32, 3])
+def test_an_ungrouped_nchw_convolution_gathers_no_element_alone(channels):
+    # its input permuted to NHWC (3 channels first padded to 16), its patches, its weight matrix and its result
+    # permuted back: every logical view the programs read moves whole face rows
+    props = ("batch_dim = 0 : i64, channel_dim = 1 : i64, height_dim = 2 : i64, width_dim = 3 : i64, dilation = "
+             "array<i32: 1, 1>, groups = 1 : i32, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 2, 2>")
+    ctx = make_context()
+    module, _ = parse_text(ctx, one_op("conv2d", [(2, channels, 9, 12), (24, channels, 3, 3)], (2, 24, 5, 6), props))
+    make_pass("ttir-to-d2m").apply(ctx, module)
+    views = [op for op in module.walk() if isinstance(op, d2m.ViewLayoutOp) and op.remapping.data.num_dims == 3]
+    assert len(views) >= 4
+    for view in views:
+        shapes = (tuple(v.type.encoding.data.logical_shape) for v in (view.input, view.result))
+        assert gather_of(view.remapping.data, *shapes).faces, str(view.remapping)

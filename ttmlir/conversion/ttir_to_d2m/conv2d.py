@@ -7,7 +7,7 @@ whose remapping names that element (see `row_gather.py`); the padding is what th
 left zero by the reader. The reader checks a matrix's rows and columns, not the dims folded into its batch, so an
 input of several images whose height is padded is first seen as (N, H, W*C). With C a multiple of 16 each face
 row of patches is one read (`row_gather.face_runs`); an NCHW input of fewer channels first gets zero channels to a
-multiple of 16 (its weight too), as TTNN pads a convolution's input channels. Grouped channels that are not whole face
+multiple of 16, as TTNN pads a convolution's input channels. Grouped channels that are not whole face
 rows are gathered element by element (from an NCHW input as it is, each image's channel a matrix).
 
 The weight (O, C/groups, KH, KW), seen as (O, C/groups*KH*KW), is gathered the same way into the (KH*KW*C, O)
@@ -23,7 +23,7 @@ from xdsl.dialects.builtin import AffineMapAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 
-from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, _div, copy_block, gathered
+from ttmlir.conversion.ttir_to_d2m.row_gather import FACE_ROW, _div, _mod, copy_block, gathered
 from ttmlir.conversion.ttir_to_d2m.tiles import metal_type
 from ttmlir.dialects import d2m, ttnn
 from ttmlir.dialects.ttir import TTIR_OP_CLASSES
@@ -167,10 +167,16 @@ def _weight_matrix(program: Program, weight: SSAValue, channels: int, groups: in
     """(KH*KW*C, O): row (kh, kw, c), column o holds weight[o, c - g*C/groups, kh, kw] for c in o's group g, zero
     for other groups' channels. The weight is first seen as (O, C/groups*KH*KW) (each of its (KH, KW) matrices a
     tile of its own on the device, read once), whose rows are the output channels: a row of the matrix then reads
-    one tile, and a channel outside o's group a column outside it (left zero by the reader)."""
+    one tile, and a channel outside o's group a column outside it (left zero by the reader). Ungrouped, that matrix
+    is transposed tile by tile to (C*KH*KW, O) and its rows regrouped (row (kh, kw, c) of the result is its row
+    (c, kh, kw), past its rows for c >= C/groups: zero): the output channels stay the last dim, so each face row is
+    one read, not 16 elements gathered."""
     o_count, per_group, kh_count, kw_count = weight.type.get_shape()
     window = kh_count * kw_count
     flat = program.reshape(weight, [o_count, per_group * window])
+    if groups == 1:
+        return program.gather(program.permute(flat, [1, 0]), [window * channels, o_count],
+                              lambda i: [_mod(i[0], channels) * window + _div(i[0], channels), i[1]])
     outputs = o_count // groups
 
     def index(i: list[AffineExpr]) -> list[AffineExpr]:
@@ -212,10 +218,11 @@ def conv2d(convert, op: TTOp) -> list[TTOp]:
     n, h, w, c = (value.type.get_shape()[d] for d in to_nhwc)
     groups = int(scalar(op.prop("groups")))
     if to_nhwc == [0, 2, 3, 1] and c % FACE_ROW and groups == 1:
-        # an NCHW input's channels padded with zeros to whole face rows (as TTNN pads a convolution's input channels),
-        # its weight's too: the permute and the patches then move face rows, not elements one by one
+        # an NCHW input's channels padded with zeros to whole face rows (as TTNN pads a convolution's input channels):
+        # the permute and the patches then move face rows, not elements one by one; the weight matrix's rows for the
+        # added channels read past its weight's rows, zero
         c = -(-c // FACE_ROW) * FACE_ROW
-        value, weight = (program.zero_padded(v, 1, c) for v in (value, weight))
+        value = program.zero_padded(value, 1, c)
     # an NCHW input of grouped channels that are not whole face rows is gathered element by element: read as it is
     channels_first = to_nhwc == [0, 2, 3, 1] and c % FACE_ROW != 0
     x = value if channels_first else program.permute(value, to_nhwc)

@@ -3,13 +3,14 @@
 // A conv2d as an im2col gather and the tiled matmul. Two images whose height is padded are first seen as
 // (N, H, W*C) = (2, 6, 192), so the reader's row check (0 <= ih < 6) leaves the padding zero rather than reading the
 // other image; the patches (18, 288) read channel runs of 32 (face rows); the weight (64, 32, 3, 3) becomes the
-// (288, 64) matrix, row (kh, kw, c), from its (64, 288) view (rows the output channels); the bias is added to each
+// (288, 64) matrix, row (kh, kw, c), from its (64, 288) view (rows the output channels) transposed tile by tile, its
+// rows (c, kh, kw) then regrouped by face rows; the bias is added to each
 // row; the product is reshaped to NHWC. The arguments' reshapes (the input's, the weight's, the bias's) are views the
 // host makes: each is moved to the device as the reshaped tensor (the weight as its 2x9 tiles, not 2048 padded
 // 3x3 windows).
 
 // CHECK-DAG: #[[PATCHES:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 9, ((d1 floordiv 3) mod 3) * 2 + d2 floordiv 96 - 1, (d1 mod 3) * 64 + ((d2 floordiv 32) mod 3) * 32 - 32 + d2 mod 32)>
-// CHECK-DAG: #[[WEIGHT:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d2, (d1 mod 32) * 9 + d1 floordiv 32)>
+// CHECK-DAG: #[[WEIGHT:map[0-9]*]] = affine_map<(d0, d1, d2) -> ((d1 mod 32) * 9 + d1 floordiv 32, d2)>
 // CHECK-DAG: #[[DEPTH:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d2, (d1 mod 32) * 9 + d2 * -9 + d1 floordiv 32)>
 // CHECK-DAG: #[[TPATCH:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 48, ((d1 floordiv 6) mod 8 + (d2 floordiv 32) * -1 + 2) floordiv 2 - 1 + (((d1 floordiv 6) mod 8 + (d2 floordiv 32) * -1 + 2) mod 2) * 5, ((d1 mod 6 + ((d2 floordiv 16) mod 2) * -1 + 2) floordiv 2) * 16 - 16 + ((d1 mod 6 + ((d2 floordiv 16) mod 2) * -1 + 2) mod 2) * 64 + d2 mod 16)>
 // CHECK-DAG: #[[RGB:map[0-9]*]] = affine_map<(d0, d1, d2) -> (d1 floordiv 25, d2 mod 3, ((d1 floordiv 5) mod 5) * 2 + d2 floordiv 9 - 1, (d1 mod 5) * 2 + (d2 floordiv 3) mod 3 - 1)>
@@ -21,7 +22,9 @@
 // CHECK: d2m.to_layout %{{.*}} into tensor<18x288xbf16>
 // CHECK: %[[W:.*]] = "ttir.reshape"(%arg1) <{shape = [64 : i32, 288 : i32]}> : (tensor<64x32x3x3xbf16>) -> tensor<64x288xbf16>
 // CHECK: d2m.to_layout %[[W]], %{{.*}} : tensor<64x288xbf16> into tensor<1x1x2x9x!ttcore.tile<32x32, bf16>
-// CHECK-NEXT: d2m.view_layout %{{.*}} remapping = #[[WEIGHT]] : tensor<1x1x2x9x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x9x2x!ttcore.tile<32x32, bf16>
+// CHECK: d2m.tile_transpose
+// CHECK: d2m.to_layout %{{.*}} into tensor<288x64xbf16>
+// CHECK: d2m.view_layout %{{.*}} remapping = #[[WEIGHT]] : tensor<1x1x9x2x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x9x2x!ttcore.tile<32x32, bf16>
 // CHECK: d2m.to_layout %{{.*}} into tensor<288x64xbf16>
 // CHECK: d2m.tile_matmul
 // CHECK: into tensor<18x64xbf16>
@@ -66,13 +69,13 @@ func.func @transposed(%x: tensor<2x4x3x16xbf16>, %w: tensor<16x32x2x2xbf16>) -> 
   return %0 : tensor<2x8x6x32xbf16>
 }
 
-// Three channels of NCHW images are not whole face rows: the input and the weight get zero channels to 16 (as TTNN
-// pads a convolution's input channels), the input is permuted to NHWC (a permute keeping the last dim, then each
-// matrix's tiles transposed) and the patches are gathered by face rows.
+// Three channels of NCHW images are not whole face rows: the input gets zero channels to 16 (as TTNN pads a
+// convolution's input channels), is permuted to NHWC (a permute keeping the last dim, then each matrix's tiles
+// transposed) and its patches are gathered by face rows; the weight matrix's rows for the added channels read past
+// the (27, 8) transposed weight, zero.
 // CHECK-LABEL: func.func @rgb_nchw
 // CHECK-NOT: ttir.conv2d
 // CHECK: into tensor<2x16x9x9xbf16>
-// CHECK: into tensor<8x16x3x3xbf16>
 // CHECK: into tensor<2x9x16x9xbf16>
 // CHECK: d2m.tile_transpose
 // CHECK: into tensor<2x9x9x16xbf16>
