@@ -121,3 +121,20 @@ def test_a_matmul_a_broadcast_and_reductions_run_through_the_staged_path(op, sha
     (out,), _ = run_program(translate(staged(text)), xs)
     # the grid's matmul rounds its inputs as HiFi4 does
     assert torch.allclose(out, golden(*xs), rtol=1e-2, atol=5e-2 if "matmul" in op else 1e-4)
+
+
+@pytest.mark.parametrize("op, source, result, golden", [
+    ('"ttir.slice_static"(%e) <{begins = [0 : i32, 0 : i32, 32 : i32], ends = [2 : i32, 64 : i32, 96 : i32], '
+     'step = [1 : i32, 1 : i32, 1 : i32]}>', (2, 64, 96), (2, 64, 64), lambda x: x[:, :, 32:]),
+    ('"ttir.broadcast"(%e) <{broadcast_dimensions = array<i64: 3, 1, 1>}>', (1, 64, 96), (3, 64, 96),
+     lambda x: x.expand(3, 64, 96)),
+    ('"ttir.permute"(%e) <{permutation = array<i64: 0, 2, 1>}>', (2, 64, 96), (2, 96, 64), lambda x: x.transpose(1, 2))])
+def test_copies_of_whole_tiles_read_each_tile_where_the_view_names_it(op, source, result, golden):
+    # a view of tiles made on the unit grid and placed on several cores names, for each core's shard, the tiles of
+    # the source that shard holds (each core used to read the tiles at its own grid coordinates)
+    s, r = (f"tensor<{'x'.join(map(str, t))}xf32>" for t in (source, result))
+    text = (f"func.func @f(%a: {s}) -> {r} {{\n  %e = \"ttir.neg\"(%a) : ({s}) -> {s}\n  %0 = {op} : ({s}) -> {r}\n"
+            f"  return %0 : {r}\n}}\n")
+    x = torch.randn(source, generator=torch.Generator().manual_seed(3))
+    (out,), _ = run_program(translate(staged(text)), [x])
+    assert torch.equal(out, golden(-x))

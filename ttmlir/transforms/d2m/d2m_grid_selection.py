@@ -27,7 +27,7 @@ from typing import ClassVar
 from xdsl.context import Context
 from xdsl.dialects.builtin import AffineMapAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, SSAValue
-from xdsl.ir.affine import AffineDimExpr
+from xdsl.ir.affine import AffineDimExpr, AffineExpr
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
@@ -147,6 +147,8 @@ def _place(value: SSAValue, new: Attribute, device: tuple[int, int], virtual: bo
     output (masked where its input lies), then the tensor itself (`virtual`: a tiled grid kept at its rank is laid
     onto the cores by virtual grid maps)."""
     owner = value.owner
+    if isinstance(owner, d2m.ViewLayoutOp) and value.type != new:
+        _regrid_remapping(owner, value.type, new)
     if isinstance(owner, d2m.MaskOp):
         _place(owner.input, new, device, virtual)
     if isinstance(owner, (d2m.ToLayoutOp, d2m.ToDeviceOp, d2m.MaskOp)):
@@ -154,6 +156,19 @@ def _place(value: SSAValue, new: Attribute, device: tuple[int, int], virtual: bo
     if isinstance(owner, d2m.EmptyOp):
         _map_cores(owner, tuple(new.get_shape()[:len(new.get_shape()) // 2]), device, virtual)
     _retype(value, new)
+
+
+def _regrid_remapping(view: d2m.ViewLayoutOp, old: TensorType, new: TensorType) -> None:
+    """A view of whole tiles `ttir-to-d2m` made on the unit grid (a slice's, broadcast's or transpose's copy), its
+    result placed on `new`'s grid: its remapping, naming the source tile of each output tile (0, 0, i, j), then
+    names it for each (grid, shard) coordinate of the result, as a view's remapping does."""
+    amap, n = view.remapping.data, len(old.get_shape()) // 2
+    if n != 2 or amap.num_dims != 2 * n or set(old.get_shape()[:n]) != {1}:
+        return
+    shard = new.get_shape()[n:]
+    joined = [AffineExpr.constant(0)] * n + [AffineExpr.dimension(k) * shard[k] + AffineExpr.dimension(n + k)
+                                             for k in range(n)]
+    view.properties["remapping"] = AffineMapAttr(amap.replace_dims_and_symbols(joined, [], 2 * n, 0))
 
 
 def _map_cores(empty: d2m.EmptyOp, grid: tuple[int, ...], device: tuple[int, int], virtual: bool = False) -> None:
