@@ -82,18 +82,17 @@ def shifted_view(value: SSAValue, op: Operation) -> tuple[SSAValue, str | RowGat
                                   f"source of rank {len(source)}; it names each of its dims (at least two)")
         return view.input, gather_of(view.remapping.data, source, _logical(view.result.type))
     amap = view.remapping.data
-    if amap.num_dims != 4 or len(amap.results) != 4 or \
-            any(r not in (AffineExpr.constant(0), AffineExpr.dimension(k)) for k, r in enumerate(amap.results[:2])):
+    grid = list(amap.results[:2]) if amap.num_dims == 4 and len(amap.results) == 4 else None
+    if grid == [AffineExpr.dimension(0), AffineExpr.dimension(1)]:
+        return view.input, TileGather(amap)  # made on its grid: output tile (i, j) reads tile amap(0, 0, i, j)
+    if grid != [AffineExpr.constant(0)] * 2:
         raise PassFailure(op, "a program reads a view_layout whose remapping changes the grid coordinates; that is "
                               "not lowered to TTKernel yet")
-    if list(amap.results[:2]) == [AffineExpr.dimension(0), AffineExpr.dimension(1)]:
-        return view.input, TileGather(amap)  # made on its grid: output tile (i, j) reads tile amap(0, 0, i, j)
     # regridded by d2m-grid-selection: the remapping names a source tile for each (grid, shard) coordinate of the
     # result, output tile (i, j) of the collapsed tensor at (i / S0, j / S1, i mod S0, j mod S1) (S its shard)
     i, j = AffineExpr.dimension(2), AffineExpr.dimension(3)
     s0, s1 = view.result.type.get_shape()[2:]
     return view.input, TileGather(amap.replace_dims_and_symbols([i // s0, j // s1, i % s0, j % s1], [], 4, 0))
-
 
 def drop_dead_views(func: FuncOp) -> None:
     """The views no program reads any more."""

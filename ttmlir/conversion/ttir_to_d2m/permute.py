@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import math
 
-from xdsl.dialects.builtin import TensorType
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr
 
+from ttmlir.conversion.ttir_to_d2m.conv2d import Program
 from ttmlir.conversion.ttir_to_d2m.reshape import reshape
 from ttmlir.conversion.ttir_to_d2m.row_gather import _div, _mod, _scaled, _sum, gather_view, gathered, tile_view
 from ttmlir.conversion.ttir_to_d2m.tiles import TILE, _elementwise, _map
-from ttmlir.dialects.ttir import TTIR_OP_CLASSES
-from ttmlir.errors import derive
-from ttmlir.ir.props import KINDS
 from ttmlir.ir.tt_op import TTOp
 
 
@@ -80,19 +77,10 @@ def decompose_permute(op: TTOp) -> list[TTOp]:
         steps = [swap, [swap[d] for d in order]]
     else:
         return [op]
-    made, value = [], op.operands[0]
+    program, value = Program(op, None), op.operands[0]
     for step in steps:
-        dims = value.type.get_shape()
-        made.append(TTIR_OP_CLASSES["permute"].create(
-            operands=[value], result_types=[TensorType(value.type.element_type, [dims[d] for d in step])],
-            properties={"permutation": KINDS["i64_darray"].build(step)}))
-        value = made[-1].results[0]
-    derive(made, op)
-    op.parent_block().insert_ops_before(made, op)
-    op.results[0].replace_all_uses_with(value)
-    op.detach()
-    op.erase()
-    return made
+        value = program.permute(value, step)
+    return program.done(value)
 
 
 PERMUTES = {"permute": permute}
