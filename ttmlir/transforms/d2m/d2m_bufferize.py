@@ -25,7 +25,7 @@ from ttmlir.dialects.d2m_mask import MaskOp
 from ttmlir.dialects.memref_ext import CopyOp
 from ttmlir.dialects.ttcore_alignments import collapsed_intervals
 from ttmlir.dialects.ttir import TTNNMetalLayoutCastOp
-from ttmlir.errors import PassFailure
+from ttmlir.errors import PassFailure, derive
 from ttmlir.transforms.d2m.d2m_bufferize_embedding import EMBEDDING_BUFFERIZE
 from ttmlir.dialects.d2m_topk import TOPK_BUFFERIZE
 from ttmlir.transforms.d2m.d2m_bufferize_host_view import HOST_VIEW_BUFFERIZE
@@ -43,7 +43,7 @@ def _in_place(op: Operation) -> None:
     """`op` again on buffers, with no result: what read its result reads the buffer it wrote."""
     made = type(op).create(operands=list(op.operands), result_types=[], properties=dict(op.properties),
                            attributes=dict(op.attributes))
-    made.location = op.location
+    derive([made], op)
     Rewriter.replace_op(op, made, [made.operands[_DEST[type(op)]] for _ in op.results])
 
 
@@ -59,7 +59,7 @@ def _empty(op: d2m.EmptyOp, buffer_type) -> None:
     attributes = {f"d2m.{k}": v for k, v in op.attributes.items() if k.startswith("virtualGrid")}
     alloc = memref.AllocOp([], [], buffer_type(t))
     alloc.attributes.update(attributes)
-    alloc.location = op.location
+    derive([alloc], op)
     Rewriter.replace_op(op, alloc)
 
 
@@ -68,7 +68,7 @@ def _view(op: d2m.ViewLayoutOp, buffer_type) -> None:
         return
     made = d2m.ViewLayoutOp.create(operands=[op.input], result_types=[view_type(op.result.type)],
                                    properties=dict(op.properties), attributes=dict(op.attributes))
-    made.location = op.location
+    derive([made], op)
     Rewriter.replace_op(op, made)
 
 
@@ -88,8 +88,7 @@ def _mask(op: MaskOp, buffer_type) -> None:
         source = new[-1].results[0]
     made = MaskOp.create(operands=[source, out], result_types=[out.type], properties=dict(op.properties),
                          attributes=dict(op.attributes))
-    for m in (*new, made):
-        m.location = op.location
+    derive([*new, made], op)
     Rewriter.replace_op(op, [*new, made], [out])
 
 
@@ -147,8 +146,7 @@ def _transfer(op: Operation, buffer_type) -> None:
     new.append(made)
     if bounce_type is not None and host_index == 1:
         new.append(CopyOp(bounce.memref, host))
-    for m in new:
-        m.location = op.location
+    derive(new, op)
     Rewriter.replace_op(op, new, [op.operands[1]])
 
 
@@ -158,7 +156,7 @@ def _generic(op: d2m.GenericOp, buffer_type) -> None:
     made = d2m.GenericOp.create(operands=list(op.operands), result_types=[], properties=dict(op.properties),
                                 attributes=dict(op.attributes), regions=[op.detach_region(r) for r in
                                                                          list(op.regions)])
-    made.location = op.location
+    derive([made], op)
     Rewriter.replace_op(op, made, list(op.outputs))
 
 
@@ -173,7 +171,7 @@ def _linalg(op: linalg.GenericOp, buffer_type) -> None:
         return
     made = linalg.GenericOp(list(op.inputs), list(op.outputs), op.detach_region(op.body), op.indexing_maps,
                             op.iterator_types, [], op.doc, op.library_call)
-    made.location = op.location
+    derive([made], op)
     Rewriter.replace_op(op, made, list(op.outputs))
 
 
