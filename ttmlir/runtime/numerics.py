@@ -83,21 +83,28 @@ def _float(bits: torch.Tensor) -> torch.Tensor:
     return bits.to(torch.int32).view(torch.float32)
 
 
+def _flushed(bits: torch.Tensor) -> torch.Tensor:
+    """f32 bits (a tensor of the caller's own, changed in place) with subnormals and -0 as +0, as f32 values."""
+    return bits.masked_fill_((bits & EXPONENT_FIELD) == 0, 0).view(torch.float32)
+
+
 def flush_subnormals(x: torch.Tensor) -> torch.Tensor:
     """Subnormals (and -0) as +0; on the bits, a pass cheaper than comparing magnitudes."""
-    bits = _bits(x)
-    return _float(bits.masked_fill((bits & EXPONENT_FIELD) == 0, 0))
+    return _flushed(_bits(x).clone())
 
 
 def _keep_top(x: torch.Tensor, mantissa_bits: int) -> torch.Tensor:
     """x with only its top `mantissa_bits` stored mantissa bits (truncated toward zero)."""
-    mask = -(1 << (23 - mantissa_bits))  # sign, exponent and the kept bits
-    return _float(_bits(x) & mask)
+    return _float(_bits(x) & _kept_mask(mantissa_bits))
+
+
+def _kept_mask(mantissa_bits: int) -> int:
+    return -(1 << (23 - mantissa_bits))  # sign, exponent and the kept bits
 
 
 def to_source(x: torch.Tensor) -> torch.Tensor:
     """A value as srcA/srcB hold it: 10 mantissa bits, no subnormals."""
-    return flush_subnormals(_keep_top(x.to(torch.float32), 10))
+    return _flushed(_bits(x) & _kept_mask(10))
 
 
 def split(x: torch.Tensor, significant: int) -> tuple[torch.Tensor, torch.Tensor]:
