@@ -180,3 +180,17 @@ def test_an_ungrouped_nchw_convolution_gathers_no_element_alone(channels):
     for view in views:
         shapes = (tuple(v.type.encoding.data.logical_shape) for v in (view.input, view.result))
         assert gather_of(view.remapping.data, *shapes).faces, str(view.remapping)
+
+
+def test_an_ungrouped_transposed_convolution_gathers_no_element_alone():
+    # its patches and its weight matrix (the (C, O, KH*KW) weight with its taps moved first) move whole face rows
+    props = ("dilation = array<i32: 1, 1>, groups = 1 : i32, output_padding = array<i32: 0, 0>, padding = "
+             "array<i32: 0, 0, 0, 0>, stride = array<i32: 2, 2>")
+    ctx = make_context()
+    module, _ = parse_text(ctx, one_op("conv_transpose2d", [(2, 4, 3, 16), (16, 24, 3, 3)], (2, 9, 7, 24), props))
+    make_pass("ttir-to-d2m").apply(ctx, module)
+    views = [op for op in module.walk() if isinstance(op, d2m.ViewLayoutOp) and op.remapping.data.num_dims == 3]
+    assert len(views) >= 2
+    for view in views:
+        shapes = (tuple(v.type.encoding.data.logical_shape) for v in (view.input, view.result))
+        assert gather_of(view.remapping.data, *shapes).faces, str(view.remapping)

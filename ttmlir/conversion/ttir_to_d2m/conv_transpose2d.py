@@ -33,16 +33,20 @@ def _source(offset: AffineExpr, stride: int, reach: int, size: int) -> AffineExp
 
 
 def _weight_matrix(program: Program, weight: SSAValue, groups: int) -> SSAValue:
-    """(KH*KW*C, O): row (kh, kw, c), column o holds weight[c, o - g*O/groups, kh, kw] for o in c's group g."""
+    """(KH*KW*C, O): row (kh, kw, c), column o holds weight[c, o - g*O/groups, kh, kw] for o in c's group g.
+    Ungrouped, that is the weight seen as (C, O, KH*KW) with its window dim moved first: a permute whose steps
+    transpose tiles and move face rows (the output channels stay the last dim), not a gather of each element."""
     channels, per_group, kh_count, kw_count = weight.type.get_shape()
     window = kh_count * kw_count
+    if groups == 1:
+        taps = program.permute(program.reshape(weight, [channels, per_group, window]), [2, 0, 1])
+        return program.reshape(taps, [window * channels, per_group])
     flat = program.reshape(weight, [channels, per_group * window])
     inputs = channels // groups
 
     def index(i: list[AffineExpr]) -> list[AffineExpr]:
         c = i[0] % channels
-        within = i[1] - _div(c, inputs) * per_group if groups > 1 else i[1]
-        return [c, within * window + _div(i[0], channels)]
+        return [c, (i[1] - _div(c, inputs) * per_group) * window + _div(i[0], channels)]
 
     return program.gather(flat, [window * channels, per_group * groups], index)
 

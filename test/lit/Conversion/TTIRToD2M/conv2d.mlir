@@ -55,12 +55,16 @@ func.func @depthwise_nchw(%x: tensor<1x32x8x8xbf16>, %w: tensor<32x1x3x3xbf16>) 
 
 // A conv_transpose2d of stride 2: output row (n, oy, ox), column (kh, kw, c) reads input row (oy + 2 - kh) floordiv 2
 // - 1 when the division is exact, else that plus 5 (past the 4 rows: zero), and likewise across (the (N, H, W*C)
-// view's columns); the weight (16, 32, 2, 2) seen as (16, 128) gives the (64, 32) matrix.
+// view's columns); the weight (16, 32, 2, 2) seen as (16, 32, 4), each of its (32, 4) matrices transposed tile by
+// tile, its taps then moved first (face rows), gives the (64, 32) matrix.
 // CHECK-LABEL: func.func @transposed
 // CHECK-NOT: ttir.conv_transpose2d
 // CHECK: d2m.view_layout %{{.*}} remapping = #[[TPATCH]] : tensor<1x1x2x2x!ttcore.tile<32x32, bf16>, #{{.*}}> -> tensor<1x1x3x2x!ttcore.tile<32x32, bf16>
 // CHECK: into tensor<96x64xbf16>
-// CHECK: "ttir.reshape"(%arg1) <{shape = [16 : i32, 128 : i32]}> : (tensor<16x32x2x2xbf16>) -> tensor<16x128xbf16>
+// CHECK: "ttir.reshape"(%arg1) <{shape = [16 : i32, 32 : i32, 4 : i32]}> : (tensor<16x32x2x2xbf16>) -> tensor<16x32x4xbf16>
+// CHECK: d2m.tile_transpose
+// CHECK: into tensor<16x4x32xbf16>
+// CHECK: into tensor<4x16x32xbf16>
 // CHECK: into tensor<64x32xbf16>
 // CHECK: d2m.tile_matmul
 // CHECK: into tensor<2x8x6x32xbf16>
