@@ -166,31 +166,31 @@ def test_a_window_whose_column_moves_inside_a_face_row_is_read_element_by_elemen
     assert not gather_of(shifted, (64, 64), (64, 32)).faces
 
 
+def logical_views_moving_face_rows(text: str) -> int:
+    """How many logical views `--ttir-to-d2m` makes of `text`'s op, each asserted to move whole face rows."""
+    ctx = make_context()
+    module, _ = parse_text(ctx, text)
+    make_pass("ttir-to-d2m").apply(ctx, module)
+    views = [op for op in module.walk() if isinstance(op, d2m.ViewLayoutOp) and op.remapping.data.num_dims == 3]
+    for view in views:
+        shapes = (tuple(v.type.encoding.data.logical_shape) for v in (view.input, view.result))
+        assert gather_of(view.remapping.data, *shapes).faces, str(view.remapping)
+    return len(views)
+
+
 @pytest.mark.parametrize("channels", [32, 3])
 def test_an_ungrouped_nchw_convolution_gathers_no_element_alone(channels):
     # its input permuted to NHWC (3 channels first padded to 16), its patches, its weight matrix and its result
     # permuted back: every logical view the programs read moves whole face rows
     props = ("batch_dim = 0 : i64, channel_dim = 1 : i64, height_dim = 2 : i64, width_dim = 3 : i64, dilation = "
              "array<i32: 1, 1>, groups = 1 : i32, padding = array<i32: 1, 1, 1, 1>, stride = array<i32: 2, 2>")
-    ctx = make_context()
-    module, _ = parse_text(ctx, one_op("conv2d", [(2, channels, 9, 12), (24, channels, 3, 3)], (2, 24, 5, 6), props))
-    make_pass("ttir-to-d2m").apply(ctx, module)
-    views = [op for op in module.walk() if isinstance(op, d2m.ViewLayoutOp) and op.remapping.data.num_dims == 3]
-    assert len(views) >= 4
-    for view in views:
-        shapes = (tuple(v.type.encoding.data.logical_shape) for v in (view.input, view.result))
-        assert gather_of(view.remapping.data, *shapes).faces, str(view.remapping)
+    text = one_op("conv2d", [(2, channels, 9, 12), (24, channels, 3, 3)], (2, 24, 5, 6), props)
+    assert logical_views_moving_face_rows(text) >= 4
 
 
 def test_an_ungrouped_transposed_convolution_gathers_no_element_alone():
     # its patches and its weight matrix (the (C, O, KH*KW) weight with its taps moved first) move whole face rows
     props = ("dilation = array<i32: 1, 1>, groups = 1 : i32, output_padding = array<i32: 0, 0>, padding = "
              "array<i32: 0, 0, 0, 0>, stride = array<i32: 2, 2>")
-    ctx = make_context()
-    module, _ = parse_text(ctx, one_op("conv_transpose2d", [(2, 4, 3, 16), (16, 24, 3, 3)], (2, 9, 7, 24), props))
-    make_pass("ttir-to-d2m").apply(ctx, module)
-    views = [op for op in module.walk() if isinstance(op, d2m.ViewLayoutOp) and op.remapping.data.num_dims == 3]
-    assert len(views) >= 2
-    for view in views:
-        shapes = (tuple(v.type.encoding.data.logical_shape) for v in (view.input, view.result))
-        assert gather_of(view.remapping.data, *shapes).faces, str(view.remapping)
+    text = one_op("conv_transpose2d", [(2, 4, 3, 16), (16, 24, 3, 3)], (2, 9, 7, 24), props)
+    assert logical_views_moving_face_rows(text) >= 2
