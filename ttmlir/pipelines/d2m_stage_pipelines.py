@@ -52,6 +52,7 @@ class D2MFrontendPipeline(RegisterDevicePass):
     global_data_format_target: str = ""
     override_device_shape: tuple[int, ...] = ()
     enable_elementwise_fusion: bool = False
+    enable_eltwise_reduction_fusion: bool = False
     max_dst_physical_size_tiles: int = 0  # 0: the chip's dst size (what fusion may keep in DST)
     matmul_interchange: tuple[int, ...] = ()
     num_stream_buffers: int = 2
@@ -72,8 +73,9 @@ class D2MFrontendPipeline(RegisterDevicePass):
                    _stage("d2m-grid-selection", override_device_shape=self.override_device_shape,
                           ttnn_mode=self.ttnn_mode),
                    _stage("canonicalize"), _stage("d2m-lower-to-layout"), _stage("d2m-materialize-view-returns")]
-        if self.enable_elementwise_fusion:
-            stages.append(_stage("d2m-generic-fusion", max_dst_physical_size_tiles=self.max_dst_physical_size_tiles))
+        if self.enable_elementwise_fusion or self.enable_eltwise_reduction_fusion:
+            stages.append(_stage("d2m-generic-fusion", max_dst_physical_size_tiles=self.max_dst_physical_size_tiles,
+                                 enable_eltwise_reduction_fusion=self.enable_eltwise_reduction_fusion))
         stages += [_stage("canonicalize"), _stage("ttir-bufferization-pipeline", ttnn_mode=self.ttnn_mode),
                    _stage("d2m-insert-scratch-buffers"),
                    _stage("d2m-generic-apply-interchange", matmul_interchange=self.matmul_interchange),

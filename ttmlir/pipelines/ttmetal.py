@@ -73,6 +73,7 @@ class TTMetalOptions:
     default_output_memspace: str = "l1"
     use_tile_matmul: bool = False
     enable_elementwise_fusion: bool = False
+    enable_eltwise_reduction_fusion: bool = False  # an elementwise program into the reduction after it too
     use_tensor_accessor_dma: bool = False
     ttnn_mode: bool = False
     force_compile_time_args: bool = False
@@ -109,8 +110,9 @@ class TTIRToTTMetalPipeline(RegisterDevicePass, TTMetalOptions):
                                self.collapse_tensors_2d), ctx, module)
         run_pass(D2MGridSelectionPass(self.override_device_shape, self.ttnn_mode), ctx, module)
         run_pass(D2MBuildTopKChainPass(), ctx, module)
-        if self.enable_elementwise_fusion:
-            run_pass(D2MGenericFusionPass(self.max_dst_physical_size_tiles), ctx, module)
+        if self.enable_elementwise_fusion or self.enable_eltwise_reduction_fusion:
+            run_pass(D2MGenericFusionPass(self.max_dst_physical_size_tiles, self.enable_eltwise_reduction_fusion),
+                     ctx, module)
         run_pass(ConvertD2MToTTKernelPass(
             self.ttnn_mode, self.force_compile_time_args, self.use_tile_matmul, self.use_tensor_accessor_dma,
             self.num_stream_buffers, self.max_dst_physical_size_tiles, self.override_device_shape,

@@ -83,6 +83,9 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
     if reductions:
         (reduce,) = reductions
         linalg_op = reduce.parent_op()
+        if reduce.operands[0] is not linalg_op.body.block.args[0]:  # an op fused in before it
+            raise PassFailure(reduce, f"'{reduce.name}' of a computed tile (an elementwise op fused into the "
+                                      "reduction) is not lowered to TTMetal yet")
         x, *scaler = (loads[v].source for v in linalg_op.inputs)  # an SFPU (integer) reduction takes no scaler
         return GenericPlan(REDUCED[reduce.name], [x], [None], REDUCE_DIMS[reduce.reduce_dim.data],
                            scaler[0] if scaler else None)

@@ -237,7 +237,8 @@ class DstLowering:
         a, b, _ = op.operands
         loads = [_loaded(a), _loaded(b)]
         if any(load is None or _from_dst(v) for load, v in zip(loads, (a, b))):
-            raise PassFailure(op, f"'{op.name}' reduces a CB tile by a scaler CB tile")
+            raise PassFailure(op, f"'{op.name}' reduces a CB tile by a scaler CB tile, not a tile computed in DST "
+                                  "(an elementwise op fused into the reduction: its result is not spilled to a CB yet)")
         cb_a, cb_b = (_cb_root(load.memref) for load in loads)
         out_cb = _first_cb(self.func, load=False)
         block, before = _after_definitions([cb_a, cb_b, out_cb], op)

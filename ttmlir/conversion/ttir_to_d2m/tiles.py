@@ -57,12 +57,13 @@ def _tile_bcast(amap: AffineMapAttr) -> str | None:
     return {(True, True): "scalar", (True, False): "row", (False, True): "col"}.get(tuple(fixed))
 
 
-def spread_leaves(body: Block, maps: list[AffineMapAttr]) -> list[SSAValue]:
+def spread_leaves(body: Block, maps: list[AffineMapAttr], spread=None) -> list[SSAValue]:
     """The input tiles of a linalg.generic's `body` as its tile ops use them: each one read through a broadcast map
-    spread over the tile by a `d2m.tile_bcast` added to `body`."""
+    spread over the tile by a `d2m.tile_bcast` added to `body` (of the inputs whose indices are in `spread`, if
+    given)."""
     leaves = []
-    for arg, amap in zip(body.args, maps[:-1]):
-        if (kind := _tile_bcast(amap)) is not None:
+    for index, (arg, amap) in enumerate(zip(body.args, maps[:-1])):
+        if (spread is None or index in spread) and (kind := _tile_bcast(amap)) is not None:
             bcast = TileBcastOp.create(operands=[arg], result_types=[arg.type],
                                        properties={"bcast_type": TileBcastTypeAttr(kind)})
             body.add_op(bcast)

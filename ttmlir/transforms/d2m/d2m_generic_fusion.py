@@ -27,19 +27,23 @@ from ttmlir.conversion.ttir_to_d2m.tiles import spread_leaves
 from ttmlir.conversion.ttir_to_d2m.ttir_to_d2m import build_generic
 from ttmlir.dialects.d2m_tile_bcast import TileBcastOp
 from ttmlir.dialects.d2m_mask_tiles import TileWhereOp
+from ttmlir.dialects.d2m_tile_reduce import TileReduceOp
 from ttmlir.transforms.ttcore.register_device import device_module_of
 
 
-def _linalg(generic: d2m.GenericOp) -> Operation | None:
-    """The linalg.generic of an all-parallel generic computing tile ops on the blocks it loads, else None."""
-    if any(t.data.value != "parallel" for t in generic.attributes["iterator_types"].data) or \
-            len(generic.outputs) != 1 or isinstance(generic.parent_op(), d2m.SpatialOp):
+def _linalg(generic: d2m.GenericOp, reductions: int = 0) -> Operation | None:
+    """The linalg.generic of a generic computing tile ops on the blocks it loads, all-parallel but for `reductions`
+    reduction dims, else None."""
+    kinds = [t.data.value for t in generic.attributes["iterator_types"].data]
+    if kinds.count("reduction") != reductions or len(generic.outputs) != 1 or \
+            isinstance(generic.parent_op(), d2m.SpatialOp):
         return None
     linalgs = [op for op in generic.region.block.ops if op.name == "linalg.generic"]
     if len(linalgs) != 1 or not linalgs[0].inputs:
         return None
     body = linalgs[0].body.block
-    if not all(isinstance(op, (d2m.TileOp, TileBcastOp, TileWhereOp)) for op in list(body.ops)[:-1]):
+    tile_ops = (d2m.TileOp, TileBcastOp, TileWhereOp, *((TileReduceOp,) if reductions else ()))
+    if not all(isinstance(op, tile_ops) for op in list(body.ops)[:-1]):
         return None
     loads = [op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)]
     if [load.result for load in loads] != list(linalgs[0].inputs):
@@ -113,6 +117,7 @@ def _tree(value: SSAValue, args: list[SSAValue]):
 class D2MGenericFusionPass(ModulePass):
     name: ClassVar[str] = "d2m-generic-fusion"
     max_dst_physical_size_tiles: int = 0  # 0: the chip's dst size
+    enable_eltwise_reduction_fusion: bool = False  # an elementwise producer into a reduction over one dim too
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         system = device_module_of(op).attributes.get("ttcore.system_desc")
@@ -131,6 +136,8 @@ class D2MGenericFusionPass(ModulePass):
     def fuse_into(self, consumer: d2m.GenericOp, dst_limit: int) -> bool:
         """Fuses the first producer of `consumer`'s inputs that can be; whether one was."""
         linalg_c = _linalg(consumer)
+        if linalg_c is None and self.enable_eltwise_reduction_fusion:
+            linalg_c = _linalg(consumer, reductions=1)
         if linalg_c is None:
             return False
         maps_c = [m.data for m in consumer.attributes["indexing_maps"].data]
@@ -174,8 +181,11 @@ class D2MGenericFusionPass(ModulePass):
 
         def compute(ops: list[Operation], loaded: list[SSAValue], out: SSAValue, _maps) -> SSAValue:
             body = Block(arg_types=[*(v.type.element_type for v in loaded), out.type.element_type])
-            args = spread_leaves(body, maps)  # each leaf spread as its composed map reads it, not as either body did
             n_p = len(producer.inputs)
+            # each leaf spread as its composed map reads it, not as either body did; a reduction's own operands
+            # (its scaler: read whole) as its body reads them
+            reduces = any(t.data.value == "reduction" for t in consumer.attributes["iterator_types"].data)
+            args = spread_leaves(body, maps, range(index, index + n_p) if reduces else None)
 
             def clone(ops_of: Block, mapping: dict) -> None:
                 for inner in list(ops_of.ops)[:-1]:
@@ -187,7 +197,7 @@ class D2MGenericFusionPass(ModulePass):
             mapping = {a: args[index + k] for k, a in enumerate(body_p.args[:n_p])}
             clone(body_p, mapping)
             computed = mapping.get(body_p.last_op.operands[0], body_p.last_op.operands[0])
-            mapping_c = {}
+            mapping_c = {body_c.args[-1]: body.args[-1]}  # the output's block: a reduction's accumulator
             for k, a in enumerate(body_c.args[:len(consumer.inputs)]):
                 mapping_c[a] = computed if k == index else args[k if k < index else k + n_p - 1]
             clone(body_c, mapping_c)
