@@ -91,6 +91,33 @@ def test_max_dst_physical_size_tiles_bounds_what_a_fused_tree_holds():
     assert counts[0] == 1 and counts[4] > 1
 
 
+REDUCED_PRODUCTS = {  # (TTIR body over %x and %y, 64x96 each, and its torch value)
+    "exp_then_row_sum": ('%0 = "ttir.exp"(%x) : (T, T) -> T', "sum", 1, lambda x, y: x.exp().sum(1, keepdim=True)),
+    "product_then_col_max": ('%0 = "ttir.multiply"(%x, %y) : (T, T) -> T', "max", 0,
+                             lambda x, y: (x * y).amax(0, keepdim=True)),
+    "square_then_row_sum": ('%0 = "ttir.multiply"(%x, %x) : (T, T) -> T', "sum", 1,
+                            lambda x, y: (x * x).sum(1, keepdim=True)),
+}
+
+
+@pytest.mark.parametrize("case", REDUCED_PRODUCTS)
+def test_eltwise_reduction_fusion_reduces_the_fused_ops_tiles_in_one_program(case):
+    op, pool, dim, reference = REDUCED_PRODUCTS[case]
+    t, r = "tensor<64x96xf32>", "tensor<64x1xf32>" if dim == 1 else "tensor<1x96xf32>"
+    op = op.replace("(T, T) -> T", f"({t}, {t}) -> {t}" if "multiply" in op else f"({t}) -> {t}")
+    text = (f"func.func @f(%x: {t}, %y: {t}) -> {r} {{\n  {op}\n  %1 = \"ttir.{pool}\"(%0) <{{dim_arg = [{dim} : i32], "
+            f"keep_dim = true}}> : ({t}) -> {r}\n  return %1 : {r}\n}}\n")
+    g = torch.Generator().manual_seed(4)
+    x, y = torch.randn(64, 96, generator=g), torch.randn(64, 96, generator=g)
+    launches = {}
+    for fused in (False, True):
+        module = lower(text, f"override-device-shape=1,1 enable-eltwise-reduction-fusion={str(fused).lower()}")
+        (out,), stats = run_program(translate(module), [x, y])
+        assert torch.allclose(out, reference(x, y), rtol=1e-4, atol=1e-4)
+        launches[fused] = len(stats)
+    assert launches[True] == launches[False] - 1  # the elementwise program is computed inside the reduction's
+
+
 def test_i64_and_f64_graphs_run_normalized_to_si32_and_f32():
     text = """func.func @n(%a: tensor<64x64xi64>, %x: tensor<32x64xf64>) -> (tensor<64x64xi64>, tensor<32x64xf64>) {
   %s = "ttir.add"(%a, %a) : (tensor<64x64xi64>, tensor<64x64xi64>) -> tensor<64x64xi64>

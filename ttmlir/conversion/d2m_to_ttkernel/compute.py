@@ -28,17 +28,20 @@ class ComputeKernels:
     use_tile_matmul: bool = False
     dst_physical_tiles: int = 16
 
-    def reduction_compute(self, stream: Attribute, single: Attribute, shard: Attribute, layout: ShardLayout, kind: str,
-                          dim: str, k_tiles: int) -> list[Operation]:
+    def reduction_compute(self, streams: list[Attribute], single: Attribute, shard: Attribute, layout: ShardLayout,
+                          kind: str, dim: str, k_tiles: int, computed: tuple | None = None) -> list[Operation]:
         """Each output tile: the streamed input tiles reduced into dst 0 (reduce_tile, times the scaler tile), then
         packed. Integer tiles reduce on the SFPU instead (no scaler): dst 0 seeded with the pool's identity, each
         input tile copied to dst 1, reduced there along the dim (sfpu_reduce) and folded into dst 0 (add_int_tile,
-        binary_max_int32_tile), as the staged path's sfpu_reduce does."""
+        binary_max_int32_tile), as the staged path's sfpu_reduce does. With `computed` (the prologue tree of the
+        ops fused into the reduction over the streamed tiles, leaf n the tile of stream n, and the type of the CB at
+        compile-time arg 3; streams after the first at args 4 on), each output tile's input tiles first go through
+        those ops in dst, packed into that CB, and are reduced from it."""
         ops, index = KernelOps(), IndexType()
         one = ops.const(1)
-        a, scaler, out = ops.ct_arg(0, stream), ops.ct_arg(1, single), ops.ct_arg(2, shard)
+        a, scaler, out = ops.ct_arg(0, streams[0]), ops.ct_arg(1, single), ops.ct_arg(2, shard)
         dst = ops.const(0, index)
-        data_type = stream.element.data_type
+        data_type = streams[0].element.data_type
         if data_type.data.value in INTEGER_DTYPES:
             pool, identity, fold = SFPU_REDUCE[f"tile_sfpu_reduce_{kind}"]
             scratch, pool = ops.const(1, index), ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(pool))
@@ -63,10 +66,39 @@ class ComputeKernels:
         attrs = {"reduce_type": ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(
                      "reduce_max" if kind == "max" else "reduce_sum")),
                  "reduce_dim": ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(f"reduce_dim_{dim}"))}
-        ops.call("reduce_init", a, scaler, out, **attrs)
         ops.call("cb_wait_front", scaler, one)
-        self.accumulate(ops, [a], out, layout, k_tiles, lambda inner: inner.call("reduce_tile", a, scaler, dst, dst,
-                                                                                  dst, **attrs))
+        if computed is None:
+            ops.call("reduce_init", a, scaler, out, **attrs)
+            self.accumulate(ops, [a], out, layout, k_tiles, lambda inner: inner.call("reduce_tile", a, scaler, dst,
+                                                                                      dst, dst, **attrs))
+            return ops
+        prologue, mid_type = computed
+        mid = ops.ct_arg(3, mid_type)
+        ins = [a, *(ops.ct_arg(4 + n, t) for n, t in enumerate(streams[1:]))]
+        ops.call("init_sfpu", a, mid)
+
+        def prologue_tile(inner: KernelOps, _k: SSAValue) -> None:  # one step's input tiles through the fused ops
+            for cb in ins:
+                inner.call("cb_wait_front", cb, one)
+            inner.call("tile_regs_acquire")
+            calls, slot = self.sfpu_tree(prologue, ins, mid, [None] * len(ins), [dst] * len(ins), layout.dtype)
+            inner.extend(calls)
+            inner.call("tile_regs_commit")
+            inner.call("tile_regs_wait")
+            inner.call("cb_reserve_back", mid, one)
+            inner.call("pack_tile", slot, mid, dst, out_of_order=IntegerAttr(0, 1))
+            inner.call("cb_push_back", mid, one)
+            inner.call("tile_regs_release")
+            for cb in ins:
+                inner.call("cb_pop_front", cb, one)
+
+        def computed_tiles(body: KernelOps) -> None:  # before each output tile's accumulation: its tiles, computed
+            body.loop(k_tiles, prologue_tile)
+            body.call("reduce_init", mid, scaler, out, **attrs)
+
+        self.accumulate(ops, [mid], out, layout, k_tiles,
+                        lambda inner: inner.call("reduce_tile", mid, scaler, dst, dst, dst, **attrs),
+                        before=computed_tiles, after=lambda body: body.call("reduce_uninit"))
         return ops
 
     def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: ShardLayout, k_block: int,
@@ -184,15 +216,18 @@ class ComputeKernels:
 
     @staticmethod
     def accumulate(ops: KernelOps, streams: list[SSAValue], out: SSAValue, layout: ShardLayout, k_tiles: int,
-                   consume, seed=None) -> None:
+                   consume, seed=None, before=None, after=None) -> None:
         """For each output tile of the shard: dst 0 (set up by `seed(ops)`, if given) accumulates `consume(ops)`
         over k, each step taking one page of every CB in `streams`, then is packed into the tile's place in the
-        output CB."""
+        output CB; `before(ops)` and `after(ops)`, if given, go before the tile's dst is acquired and after it is
+        released."""
         index = IndexType()
         one, count, dst = ops.const(1), ops.const(layout.tiles), ops.const(0, index)
         ops.call("cb_reserve_back", out, count)
 
         def output_tile(body: KernelOps, t: SSAValue) -> None:
+            if before is not None:
+                before(body)
             body.call("tile_regs_acquire")
             if seed is not None:
                 seed(body)
@@ -209,6 +244,8 @@ class ComputeKernels:
             body.call("tile_regs_wait")
             body.call("pack_tile", dst, out, t, out_of_order=IntegerAttr(0, 1))
             body.call("tile_regs_release")
+            if after is not None:
+                after(body)
 
         ops.loop(layout.tiles, output_tile)
         ops.call("cb_push_back", out, count)

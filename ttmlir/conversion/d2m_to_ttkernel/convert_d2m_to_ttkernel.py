@@ -327,7 +327,8 @@ class _FunctionKernels:
                 scalers.append(maker)
                 value = fill_value(maker)
             scaler = self.scaler(layout, self.layout_of(plan.sources[0]).dtype, value, generic)
-            return self.builder.launch_reduction(plan.sources[0], scaler, out, generic, plan.kind, plan.reduce_dim)
+            return self.builder.launch_reduction(plan.sources, scaler, out, generic, plan.kind, plan.reduce_dim,
+                                                 plan.prologue)
         # an input on other cores than the output's (or in another grid) is fetched tile by tile
         sources = list(plan.sources)
         for n, s in enumerate(sources):  # a view narrowing its input (a topk's extract) or moving its tiles (a

@@ -419,34 +419,39 @@ class DataMovementKernels:
         ops.loop(layout.tiles if strip is None else layout.shard[0] * strip[0], transfer)
         ops.barrier("read" if read else "write")
 
-    def reduction_reader(self, ops: KernelOps, stream: Attribute, single: Attribute, source: ShardLayout,
-                         layout: ShardLayout, dim: str, k_tiles: int) -> None:
-        """The scaler tile handed to CB 1, then for each output tile the input tiles along the reduced dim (all of
-        them, row by row, for a "scalar" one) streamed into CB 0, wherever they are."""
+    def reduction_reader(self, ops: KernelOps, at, streams: list[Attribute], single: Attribute,
+                         sources: list[ShardLayout], layout: ShardLayout, dim: str, k_tiles: int) -> None:
+        """The scaler tile handed to its CB (port len(sources)), then for each output tile the input tiles along the
+        reduced dim (all of them, row by row, for a "scalar" one) of each source n streamed into CB n, wherever they
+        are."""
         index = IndexType()
         one = ops.const(1)
-        port, scaler, base = ops.arg(0, stream), ops.arg(1, single), ops.address(3)
+        ports = [ops.arg(at(("cb_port", n)), t) for n, t in enumerate(streams)]
+        scaler = ops.arg(at(("cb_port", len(sources))), single)
+        bases = [ops.address(at(("buffer_address", n))) for n in range(len(sources))]
         ops.call("cb_reserve_back", scaler, one)
         ops.call("cb_push_back", scaler, one)
         sy, sx = ops.const(layout.shard[0], index), ops.const(layout.shard[1], index)
         # a "scalar" reduction reads the whole matrix, row by row
-        columns = ops.const(source.tensor_tiles[1], index) if dim == "scalar" else None
+        columns = ops.const(sources[0].tensor_tiles[1], index) if dim == "scalar" else None
         y, x = ops.coords(layout)
 
         def output_tile(body: KernelOps, t: SSAValue) -> None:
             i, j = body.tile_in_tensor((y, x), (sy, sx), t)
 
             def step(inner: KernelOps, k: SSAValue) -> None:
-                inner.call("cb_reserve_back", port, one)
                 if dim == "row":
                     row, col = i, k
                 elif dim == "col":
                     row, col = k, j
                 else:
                     row, col = inner.emit(arith.DivUIOp(k, columns)), inner.emit(arith.RemUIOp(k, columns))
-                inner.read_tile(self.chip, source, row, col, base, inner.call("get_write_ptr", port, result=i32))
+                for port, source, base in zip(ports, sources, bases):
+                    inner.call("cb_reserve_back", port, one)
+                    inner.read_tile(self.chip, source, row, col, base, inner.call("get_write_ptr", port, result=i32))
                 inner.barrier("read")
-                inner.call("cb_push_back", port, one)
+                for port in ports:
+                    inner.call("cb_push_back", port, one)
 
             body.loop(k_tiles, step)
 

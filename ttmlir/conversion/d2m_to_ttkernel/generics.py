@@ -7,9 +7,10 @@ broadcast along a matrix's rows or columns)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from xdsl.dialects import arith
-from xdsl.ir import SSAValue
+from xdsl.ir import Block, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 
 from ttmlir.dialects import d2m, ttcore
@@ -34,7 +35,8 @@ class GenericPlan:
     (`order`: the op's place in the body), or one leaf index (a copy of that operand through its gather);
     `sources`: the device tensors of the leaves; `gathers`: per leaf, how its reader fetches it (None: its own
     shard; "transpose", "row", "col" or "scalar"). A reduction also names its tile dim ("row": along a row, "col", "scalar": both) and its
-    scaler tensor; a matmul whether B is read transposed."""
+    scaler tensor (and, an elementwise op fused into it, its `prologue`: a tree over leaf 0); a matmul whether B is
+    read transposed."""
 
     kind: str | tuple
     sources: list[SSAValue]
@@ -42,6 +44,7 @@ class GenericPlan:
     reduce_dim: str = ""
     scaler: SSAValue | None = None
     transpose_b: bool = False
+    prologue: tuple | None = None  # a reduction's: the fused ops its one source's tiles go through first (a tree)
 
 
 def fills_of(generic: d2m.GenericOp) -> list[d2m.TileFillOp]:
@@ -70,41 +73,12 @@ def _gather(amap: AffineMap) -> str | None:
         tuple(dims), "unsupported")
 
 
-def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
-    """The plan of a generic computing one tile op, a fused graph of elementwise tile ops, a reduction or a block
-    matmul, each input a whole block it remote_loads; anything else is refused naming it."""
-    loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
-    for load in loads.values():
-        shape = load.source.type.get_shape()
-        if load.local.type.get_shape() != shape[len(shape) // 2:]:
-            raise PassFailure(generic, "each input of a generic lowered to TTMetal is a whole shard it remote_loads")
-    reductions = [op for op in generic.region.walk() if isinstance(op, TileReduceOp)]
-    tile_ops = [op for op in generic.region.walk() if isinstance(op, d2m.TileOp)]
-    if reductions:
-        (reduce,) = reductions
-        linalg_op = reduce.parent_op()
-        if reduce.operands[0] is not linalg_op.body.block.args[0]:  # an op fused in before it
-            raise PassFailure(reduce, f"'{reduce.name}' of a computed tile (an elementwise op fused into the "
-                                      "reduction) is not lowered to TTMetal yet")
-        x, *scaler = (loads[v].source for v in linalg_op.inputs)  # an SFPU (integer) reduction takes no scaler
-        return GenericPlan(REDUCED[reduce.name], [x], [None], REDUCE_DIMS[reduce.reduce_dim.data],
-                           scaler[0] if scaler else None)
-    if len(tile_ops) == 1 and tile_ops[0].name in ("d2m.tile_matmul_block", "d2m.tile_matmul"):
-        maps = [m.data for m in generic.attributes["indexing_maps"].data]
-        b_dims = tuple(r.position for r in maps[1].results)
-        blocks = tile_ops[0].operands[:2]
-        if tile_ops[0].name == "d2m.tile_matmul":  # on tiles, in a linalg.generic over the loaded blocks
-            blocks = tile_ops[0].parent_op().inputs
-        return GenericPlan("matmul", [loads[v].source for v in blocks], [None, None], transpose_b=b_dims == (1, 2))
-    linalgs = [op for op in generic.region.walk() if op.name == "linalg.generic"]  # one: a copy through its map
-    linalg_op = tile_ops[0].parent_op() if tile_ops else linalgs[0] if len(linalgs) == 1 else None
-    if linalg_op is None or linalg_op.name != "linalg.generic":
-        raise PassFailure(generic, "only generics computing tile ops in a linalg.generic, filling tiles or copying a "
-                                   "block are lowered to TTMetal yet")
-    body = linalg_op.body.block
-    args = list(body.args[:len(linalg_op.inputs)])
-    maps = [m.data for m in linalg_op.indexing_maps.data]
-    gathers = [_gather(m) for m in maps[:len(args)]]
+def _tree(value: SSAValue, body: Block, gathers: list[str | None], generic: d2m.GenericOp) -> tuple | int:
+    """The tree `(family, [children], order)` of the tile ops of a linalg.generic's `body` computing `value` over its
+    input arguments (leaves: their indices, each read as `gathers` says); what the kernels do not compute is refused
+    naming it."""
+    args = list(body.args[:len(gathers)])
+    positions = {op: n for n, op in enumerate(body.ops)}
 
     def tree(value: SSAValue) -> tuple | int:
         if value in args:
@@ -134,8 +108,73 @@ def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
             raise PassFailure(op, f"'{op.name}' is not lowered to TTMetal yet")
         return family, children, positions[op]
 
-    positions = {op: n for n, op in enumerate(body.ops)}
-    kind = tree(body.last_op.operands[0])
+    return tree(value)
+
+
+def _reduction_plan(reduce: TileReduceOp, loads: dict) -> GenericPlan:
+    """The plan of a generic reducing tiles: of one operand, or (elementwise ops fused into it) of those ops' result
+    over its operands (its prologue), each streamed in once, as it is."""
+    linalg_op = reduce.parent_op()
+    body = linalg_op.body.block
+    sources = [loads[v].source for v in linalg_op.inputs]
+    args = list(body.args[:len(sources)])
+    # (tile, scaler, accumulator); an SFPU (integer) reduction takes no scaler
+    scaler = sources[args.index(reduce.operands[1])] if len(reduce.operands) == 3 else None
+    plan = partial(GenericPlan, REDUCED[reduce.name], reduce_dim=REDUCE_DIMS[reduce.reduce_dim.data], scaler=scaler)
+    if reduce.operands[0] in args:
+        return plan([sources[args.index(reduce.operands[0])]], [None])
+    gathers = [_gather(m.data) for m in list(linalg_op.indexing_maps.data)[:len(args)]]
+    prologue = _tree(reduce.operands[0], body, gathers, linalg_op.parent_op())
+    leaves = _leaves(prologue)
+    if any(gathers[i] for i in leaves) or any(family in DATA_MOVES for family in _families(prologue)):
+        raise PassFailure(reduce, f"'{reduce.name}' of tile ops fused into it reading a broadcast or a transpose, or "
+                                  "typecasting, is not lowered to TTMetal yet")
+    streamed = list(dict.fromkeys(sources[i] for i in leaves))  # a tensor loaded twice streams in once
+    return plan(streamed, [None] * len(streamed),
+                prologue=_relabel(prologue, lambda i: streamed.index(sources[i])))
+
+
+def _leaves(tree) -> list[int]:
+    return [tree] if isinstance(tree, int) else [leaf for child in tree[1] for leaf in _leaves(child)]
+
+
+def _families(tree) -> list:
+    return [] if isinstance(tree, int) else [tree[0], *(f for child in tree[1] for f in _families(child))]
+
+
+def _relabel(tree, leaf):
+    """`tree` with each leaf i as `leaf(i)`."""
+    return leaf(tree) if isinstance(tree, int) else (tree[0], [_relabel(child, leaf) for child in tree[1]], tree[2])
+
+
+def plan_generic(generic: d2m.GenericOp) -> GenericPlan:
+    """The plan of a generic computing one tile op, a fused graph of elementwise tile ops, a reduction or a block
+    matmul, each input a whole block it remote_loads; anything else is refused naming it."""
+    loads = {op.result: op for op in generic.region.walk() if isinstance(op, d2m.RemoteLoadOp)}
+    for load in loads.values():
+        shape = load.source.type.get_shape()
+        if load.local.type.get_shape() != shape[len(shape) // 2:]:
+            raise PassFailure(generic, "each input of a generic lowered to TTMetal is a whole shard it remote_loads")
+    reductions = [op for op in generic.region.walk() if isinstance(op, TileReduceOp)]
+    tile_ops = [op for op in generic.region.walk() if isinstance(op, d2m.TileOp)]
+    if reductions:
+        (reduce,) = reductions
+        return _reduction_plan(reduce, loads)
+    if len(tile_ops) == 1 and tile_ops[0].name in ("d2m.tile_matmul_block", "d2m.tile_matmul"):
+        maps = [m.data for m in generic.attributes["indexing_maps"].data]
+        b_dims = tuple(r.position for r in maps[1].results)
+        blocks = tile_ops[0].operands[:2]
+        if tile_ops[0].name == "d2m.tile_matmul":  # on tiles, in a linalg.generic over the loaded blocks
+            blocks = tile_ops[0].parent_op().inputs
+        return GenericPlan("matmul", [loads[v].source for v in blocks], [None, None], transpose_b=b_dims == (1, 2))
+    linalgs = [op for op in generic.region.walk() if op.name == "linalg.generic"]  # one: a copy through its map
+    linalg_op = tile_ops[0].parent_op() if tile_ops else linalgs[0] if len(linalgs) == 1 else None
+    if linalg_op is None or linalg_op.name != "linalg.generic":
+        raise PassFailure(generic, "only generics computing tile ops in a linalg.generic, filling tiles or copying a "
+                                   "block are lowered to TTMetal yet")
+    body = linalg_op.body.block
+    gathers = [_gather(m.data) for m in list(linalg_op.indexing_maps.data)[:len(linalg_op.inputs)]]
+    kind = _tree(body.last_op.operands[0], body, gathers, generic)
     sources = [loads[v].source for v in linalg_op.inputs]
     if "unsupported" in gathers:
         raise PassFailure(generic, "a generic reading an operand through a map other than the identity, a transpose "

@@ -314,24 +314,36 @@ class ProgramKernels:
                                       [0, 1, o, *([2] if steps > 1 else [])])
         return Launch(tensors, cbs, self.threads(mover_a, mover_b, compute))
 
-    def launch_reduction(self, source: SSAValue, scaler: SSAValue, out: SSAValue, op: Operation, kind: str,
-                         dim: str) -> Launch:
+    def launch_reduction(self, sources: list[SSAValue], scaler: SSAValue, out: SSAValue, op: Operation, kind: str,
+                         dim: str, prologue: tuple | None = None) -> Launch:
         """Each output tile reduced from the input tiles along the dim (streamed to its core over the NoC) with
-        reduce_tile, times the tile of `scaler` (a tensor of one tile per core of the output's grid)."""
-        ls, lscaler, layout = self.layout_of(source), self.layout_of(scaler), self.layout_of(out)
+        reduce_tile, times the tile of `scaler` (a tensor of one tile per core of the output's grid); with a
+        `prologue` (elementwise ops fused into the reduction, over the tiles of each of `sources` streamed in
+        together), of the tiles those compute, first packed into an L1 buffer of one output tile's input tiles."""
+        sls, lscaler, layout = [self.layout_of(s) for s in sources], self.layout_of(scaler), self.layout_of(out)
+        ls, n = sls[0], len(sources)
         k_tiles = {"row": ls.tensor_tiles[1], "col": ls.tensor_tiles[0]}.get(dim, math.prod(ls.tensor_tiles))
-        cbs = [self.l1_buffer(layout, (1, self.stream_buffers), ls.dtype, op), scaler, self.cb_of(out, op)]
-        stream = ttkernel.CBType(ttkernel.IntAttr(self.stream_buffers), ls.tile)
+        # the buffers: the sources, the scaler, the prologue's tiles (a CB of its own), the output (the last)
+        computed = [self.l1_buffer(layout, (1, k_tiles), ls.dtype, op)] if prologue is not None else []
+        buffers = [*sources, scaler, *computed, out]
+        cbs = [*(self.l1_buffer(layout, (1, self.stream_buffers), s.dtype, op) for s in sls), scaler, *computed,
+               self.cb_of(out, op)]
+        o = len(buffers) - 1
+        streams = [ttkernel.CBType(ttkernel.IntAttr(self.stream_buffers), s.tile) for s in sls]
         single = ttkernel.CBType(ttkernel.IntAttr(1), ls.tile)
         shard = ttkernel.CBType(ttkernel.IntAttr(layout.tiles), layout.tile)
         dram_out = layout.memory == "dram"
+        ports = [*range(n), n, o]
         movers = self.data_movement(
-            [ls, lscaler, layout], dm_arg_list([0, 1, 2], [0]),
-            lambda ops, at: self.dm.reduction_reader(ops, stream, single, ls, layout, dim, k_tiles),
-            dm_arg_list([0, 1, 2], [2] if dram_out else []),
-            lambda ops, at: self.dm.write_output(ops, shard, layout, at(("cb_port", 2)),
-                                                 at(("buffer_address", 2)) if dram_out else 0),
-            1 + dram_out, dram_out)  # the operand streams in over the NoC
-        compute = self.compute_kernel(self.compute.reduction_compute(stream, single, shard, layout, kind, dim,
-                                                                     k_tiles), [0, 1, 2])
-        return Launch([source, scaler, out], cbs, [*movers, d2m.ThreadAttr.get("compute", compute)])
+            [*sls, lscaler, *map(self.layout_of, computed), layout], dm_arg_list(ports, range(n)),
+            lambda ops, at: self.dm.reduction_reader(ops, at, streams, single, sls, layout, dim, k_tiles),
+            dm_arg_list(ports, [o] if dram_out else []),
+            lambda ops, at: self.dm.write_output(ops, shard, layout, at(("cb_port", o)),
+                                                 at(("buffer_address", o)) if dram_out else 0),
+            n + dram_out, dram_out)  # the operands stream in over the NoC
+        fused = (prologue, ttkernel.CBType(ttkernel.IntAttr(k_tiles), ls.tile)) if computed else None
+        # the compute kernel's CBs: the first source's, the scaler's, the output's, the prologue's, the others'
+        compute = self.compute_kernel(self.compute.reduction_compute(streams, single, shard, layout, kind, dim,
+                                                                     k_tiles, fused),
+                                      [0, n, o, *range(n + 1, o), *range(1, n)])
+        return Launch(buffers, cbs, [*movers, d2m.ThreadAttr.get("compute", compute)])
