@@ -892,15 +892,21 @@ class KernelApi(TopkTiles):
         kt of them."""
         self._compute_only("matmul_block")
         rows, cols = range(int(rt_dim)), range(int(ct_dim))
-        indices = [self._dst_index(dst + r * ct_dim + c, "matmul_block") for r in rows for c in cols]
         steps = range(kt_dim) if in1_k_stride is not None else range(1)
-        if not indices or not steps:
+        if not rows or not cols or not steps:
             return
+        indices = list(range(dst, dst + len(rows) * len(cols)))  # consecutive: inside dst when both ends are
+        self._dst_index(indices[0], "matmul_block")
+        self._dst_index(indices[-1], "matmul_block")
         # every step's tiles at once, k major (each dst tile's sums still go in k's order)
+        stride = in1_k_stride or 0
         a_tiles = [tile_a + r * kt_dim + k for k in steps for r in rows]
-        b_tiles = [tile_b + k * (in1_k_stride or 0) + c for k in steps for c in cols]
+        b_tiles = [tile_b + k * stride + c for k in steps for c in cols]
         waited_a, waited_b = self._cb(cb_a).waited, self._cb(cb_b).waited
-        for step in range(len(steps)):  # refused as the tiles would be reached, step by step
+        last_a, last_b = tile_a + (len(rows) - 1) * kt_dim + len(steps) - 1, tile_b + (len(steps) - 1) * stride + \
+            len(cols) - 1
+        in_reach = min(tile_a, tile_b, stride) >= 0 and last_a < waited_a and last_b < waited_b
+        for step in () if in_reach else range(len(steps)):  # refused as the tiles would be reached, step by step
             for port, waited, tiles in ((cb_a, waited_a, a_tiles[step * len(rows):(step + 1) * len(rows)]),
                                         (cb_b, waited_b, b_tiles[step * len(cols):(step + 1) * len(cols)])):
                 bad = next((t for t in tiles if not 0 <= t < waited), None)
