@@ -307,3 +307,16 @@ def test_stateful_one_packet_reads_and_multicasts():
     too_big = source.replace("(unicast_ep, 64,", "(unicast_ep, 65536,")
     with pytest.raises(MetalError, match=r"65536 bytes do not fit one NoC packet \(8192 bytes\)"):
         grid.run(Program((KernelLaunch("reader", too_big, "brisc", ((0, 0),)),)))
+
+
+def test_a_matmul_block_reaching_past_the_waited_tiles_names_the_first_it_would_read():
+    # two tile rows of A, two K tiles each: the second row starts at A's tile 2, past the two waited for
+    reader = ("void kernel_main() {\n  cb_reserve_back(0, 2);\n  cb_push_back(0, 2);\n  cb_reserve_back(1, 2);\n"
+              "  cb_push_back(1, 2);\n}\n")
+    compute = ("void kernel_main() {\n  cb_wait_front(0, 2);\n  cb_wait_front(1, 2);\n  tile_regs_acquire();\n"
+               "  matmul_block(0, 1, 0, 0, 0, false, 1, 2, 2);\n}\n")
+    cbs = tuple(CBConfig(port, CB_BASE + port * 8192, 2048, 4, "bf16", ((0, 0),)) for port in (0, 1))
+    launches = (KernelLaunch("reader", reader, "brisc", ((0, 0),)), KernelLaunch("mm", compute, "compute", ((0, 0),)))
+    with pytest.raises(MetalError, match=r"kernel 'mm' line 5: matmul_block: tile 2 of cb 0 was not waited for "
+                                         r"\(cb_wait_front covers 2 page\(s\)\)"):
+        Grid().run(Program(launches, cbs))
