@@ -43,7 +43,17 @@ def written_at(op: Operation | None) -> Operation | None:
 def written_position(op: Operation, positions: dict):
     """Where the op a diagnostic is on was written: its own (or the op it was derived from) position, else that of
     the first parsed op at its location (a pass that made it in place of another gave it that op's location,
-    perhaps inside a name), None when neither is known."""
+    perhaps inside a name); for an op a pass made with neither (a copy of a region's op), where the nearest op
+    around it was written. None when nothing is known."""
+    while op is not None:
+        pos = _own_position(op, positions)
+        if pos is not None:
+            return pos
+        op = op.parent_op()
+    return None
+
+
+def _own_position(op: Operation, positions: dict):
     pos = positions.get(op, positions.get(written_at(op)))
     location = getattr(op, "location", None)
     if pos is not None or location is None or isinstance(location, UnknownLoc):

@@ -162,7 +162,7 @@ class D2MGenericRegionsToFuncsPass(ModulePass):
                 if ports is not None:
                     func.attributes[PHYSICAL_CB_PORTS] = ports
                 func.body.block.add_op(ReturnOp())
-                func.location = generic.location
+                derive([func], generic)  # a kernel of the generic: a diagnostic inside it points at the generic
                 module.body.block.add_op(func)
                 _capture_constants(func)
                 threads.append(d2m.ThreadAttr.get(kind, symbol, dm_core))

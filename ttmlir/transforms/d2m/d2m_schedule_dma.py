@@ -28,7 +28,7 @@ from ttmlir import hardware
 from ttmlir.dialects import d2m, ttcore
 from ttmlir.dialects.d2m_cb import GetCBOp, ThreadAttr
 from ttmlir.dialects.d2m_dma import LocalCopyOp, SemaphoreIncOp, SemaphoreSetOp, SemaphoreWaitOp
-from ttmlir.errors import PassFailure
+from ttmlir.errors import PassFailure, derive
 
 SHARD_DMA = (d2m.RemoteLoadOp, d2m.RemoteStoreOp, LocalCopyOp)
 # why each semaphore op cannot be copied into every thread
@@ -178,6 +178,7 @@ def _schedule(generic: d2m.GenericOp, cores: int) -> None:
     attributes["threads"] = ArrayAttr([*(_dm_thread(c) for c in dm_cores), threads[1]])
     new = generic.create(operands=list(generic.operands), result_types=list(generic.result_types),
                          properties=dict(generic.properties), attributes=attributes, regions=regions)
+    derive([new], generic)
     Rewriter.replace_op(generic, new)
 
 
