@@ -97,23 +97,29 @@ REDUCED_PRODUCTS = {  # (TTIR body over %x and %y, 64x96 each, and its torch val
                              lambda x, y: (x * y).amax(0, keepdim=True)),
     "square_then_row_sum": ('%0 = "ttir.multiply"(%x, %x) : (T, T) -> T', "sum", 1,
                             lambda x, y: (x * x).sum(1, keepdim=True)),
+    "integer_sum_then_row_sum": ('%0 = "ttir.add"(%x, %y) : (T, T) -> T', "sum", 1,
+                                 lambda x, y: (x + y).sum(1, keepdim=True)),  # on the SFPU, exact
 }
 
 
 @pytest.mark.parametrize("case", REDUCED_PRODUCTS)
 def test_eltwise_reduction_fusion_reduces_the_fused_ops_tiles_in_one_program(case):
     op, pool, dim, reference = REDUCED_PRODUCTS[case]
-    t, r = "tensor<64x96xf32>", "tensor<64x1xf32>" if dim == 1 else "tensor<1x96xf32>"
-    op = op.replace("(T, T) -> T", f"({t}, {t}) -> {t}" if "multiply" in op else f"({t}) -> {t}")
+    element = "i32" if case.startswith("integer") else "f32"
+    t, r = (f"tensor<{shape}x{element}>" for shape in ("64x96", "64x1" if dim == 1 else "1x96"))
+    op = op.replace("(T, T) -> T", f"({t}, {t}) -> {t}" if "exp" not in op else f"({t}) -> {t}")
     text = (f"func.func @f(%x: {t}, %y: {t}) -> {r} {{\n  {op}\n  %1 = \"ttir.{pool}\"(%0) <{{dim_arg = [{dim} : i32], "
             f"keep_dim = true}}> : ({t}) -> {r}\n  return %1 : {r}\n}}\n")
     g = torch.Generator().manual_seed(4)
     x, y = torch.randn(64, 96, generator=g), torch.randn(64, 96, generator=g)
+    if element == "i32":
+        x, y = ((v * 1000).round() for v in (x, y))
     launches = {}
     for fused in (False, True):
         module = lower(text, f"override-device-shape=1,1 enable-eltwise-reduction-fusion={str(fused).lower()}")
         (out,), stats = run_program(translate(module), [x, y])
-        assert torch.allclose(out, reference(x, y), rtol=1e-4, atol=1e-4)
+        expected = reference(x, y)
+        assert torch.equal(out.float(), expected) if element == "i32" else torch.allclose(out, expected, 1e-4, 1e-4)
         launches[fused] = len(stats)
     assert launches[True] == launches[False] - 1  # the elementwise program is computed inside the reduction's
 

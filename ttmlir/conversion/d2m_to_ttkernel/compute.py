@@ -42,18 +42,30 @@ class ComputeKernels:
         a, scaler, out = ops.ct_arg(0, streams[0]), ops.ct_arg(1, single), ops.ct_arg(2, shard)
         dst = ops.const(0, index)
         data_type = streams[0].element.data_type
-        if data_type.data.value in INTEGER_DTYPES:
+        integer = data_type.data.value in INTEGER_DTYPES
+        attrs = {"reduce_type": ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(
+                     "reduce_max" if kind == "max" else "reduce_sum")),
+                 "reduce_dim": ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(f"reduce_dim_{dim}"))}
+        reduced, before = a, None  # the CB the reduction reads, what fills it before each output tile
+        if computed is not None:
+            reduced = ops.ct_arg(3, computed[1])
+            before = self.prologue(computed[0], [a, *(ops.ct_arg(4 + n, t) for n, t in enumerate(streams[1:]))],
+                                   reduced, layout.dtype, k_tiles)
+        if integer or computed is not None:
+            ops.call("init_sfpu", a, out if computed is None else reduced)
+        else:
+            ops.call("reduce_init", a, scaler, out, **attrs)
+        ops.call("cb_wait_front", scaler, one)  # handed over by the reader (unused by integer reductions)
+        if integer:
             pool, identity, fold = SFPU_REDUCE[f"tile_sfpu_reduce_{kind}"]
             scratch, pool = ops.const(1, index), ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(pool))
             reduce_dims = [ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(f"reduce_dim_{d}"))
                            for d in (("col", "row") if dim == "scalar" else (dim,))]  # both: columns, then rows
             told = {"dtype": data_type} if fold in FORMAT_TOLD else {}
-            ops.call("init_sfpu", a, out)
-            ops.call("cb_wait_front", scaler, one)  # handed over by the reader, unused
 
             def fold_tile(inner: KernelOps) -> None:
-                inner.call("copy_tile_init", a)
-                inner.call("copy_tile", a, inner.const(0, index), scratch)
+                inner.call("copy_tile_init", reduced)
+                inner.call("copy_tile", reduced, inner.const(0, index), scratch)
                 inner.call("sfpu_reduce_init", reduce_type=pool, data_format=data_type)
                 for reduce_dim in reduce_dims:
                     inner.call("sfpu_reduce", scratch, reduce_type=pool, data_format=data_type, reduce_dim=reduce_dim)
@@ -61,45 +73,39 @@ class ComputeKernels:
                 inner.call(fold, scratch, dst, dst, **told)
 
             seed = lambda body: (body.call("fill_tile_init"), body.call("fill_tile_int", dst, body.const(identity)))
-            self.accumulate(ops, [a], out, layout, k_tiles, fold_tile, seed)
+            self.accumulate(ops, [reduced], out, layout, k_tiles, fold_tile, seed, before)
             return ops
-        attrs = {"reduce_type": ttkernel.ReduceTypeAttr(ttkernel.ReduceTypeAttr.enum_type(
-                     "reduce_max" if kind == "max" else "reduce_sum")),
-                 "reduce_dim": ttkernel.ReduceDimAttr(ttkernel.ReduceDimAttr.enum_type(f"reduce_dim_{dim}"))}
-        ops.call("cb_wait_front", scaler, one)
+        reduce_tile = lambda inner: inner.call("reduce_tile", reduced, scaler, dst, dst, dst, **attrs)  # noqa: E731
         if computed is None:
-            ops.call("reduce_init", a, scaler, out, **attrs)
-            self.accumulate(ops, [a], out, layout, k_tiles, lambda inner: inner.call("reduce_tile", a, scaler, dst,
-                                                                                      dst, dst, **attrs))
+            self.accumulate(ops, [reduced], out, layout, k_tiles, reduce_tile)
             return ops
-        prologue, mid_type = computed
-        mid = ops.ct_arg(3, mid_type)
-        ins = [a, *(ops.ct_arg(4 + n, t) for n, t in enumerate(streams[1:]))]
-        ops.call("init_sfpu", a, mid)
+        # the SFPU runs the prologue between output tiles: the reduction set up again after it, and undone
+        self.accumulate(ops, [reduced], out, layout, k_tiles, reduce_tile, None,
+                        lambda body: (before(body), body.call("reduce_init", reduced, scaler, out, **attrs)),
+                        lambda body: body.call("reduce_uninit"))
+        return ops
 
-        def prologue_tile(inner: KernelOps, _k: SSAValue) -> None:  # one step's input tiles through the fused ops
+    def prologue(self, tree, ins: list[SSAValue], mid: SSAValue, dtype: str, k_tiles: int):
+        """What fills the CB `mid` before each output tile's reduction: each step's tiles of the CBs `ins` through
+        the ops of `tree` in dst, packed into `mid` (which holds the `k_tiles` of one output tile)."""
+
+        def step(inner: KernelOps, _k: SSAValue) -> None:
+            one, first = inner.const(1), inner.const(0, IndexType())
             for cb in ins:
                 inner.call("cb_wait_front", cb, one)
             inner.call("tile_regs_acquire")
-            calls, slot = self.sfpu_tree(prologue, ins, mid, [None] * len(ins), [dst] * len(ins), layout.dtype)
+            calls, slot = self.sfpu_tree(tree, ins, mid, [None] * len(ins), [first] * len(ins), dtype)
             inner.extend(calls)
             inner.call("tile_regs_commit")
             inner.call("tile_regs_wait")
             inner.call("cb_reserve_back", mid, one)
-            inner.call("pack_tile", slot, mid, dst, out_of_order=IntegerAttr(0, 1))
+            inner.call("pack_tile", slot, mid, first, out_of_order=IntegerAttr(0, 1))
             inner.call("cb_push_back", mid, one)
             inner.call("tile_regs_release")
             for cb in ins:
                 inner.call("cb_pop_front", cb, one)
 
-        def computed_tiles(body: KernelOps) -> None:  # before each output tile's accumulation: its tiles, computed
-            body.loop(k_tiles, prologue_tile)
-            body.call("reduce_init", mid, scaler, out, **attrs)
-
-        self.accumulate(ops, [mid], out, layout, k_tiles,
-                        lambda inner: inner.call("reduce_tile", mid, scaler, dst, dst, dst, **attrs),
-                        before=computed_tiles, after=lambda body: body.call("reduce_uninit"))
-        return ops
+        return lambda body: body.loop(k_tiles, step)
 
     def matmul_compute(self, cb_a: Attribute, cb_b: Attribute, cb_out: Attribute, layout: ShardLayout, k_block: int,
                        steps: int, transpose_b: bool, n_block: int | None = None,

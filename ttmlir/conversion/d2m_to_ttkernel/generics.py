@@ -35,8 +35,8 @@ class GenericPlan:
     (`order`: the op's place in the body), or one leaf index (a copy of that operand through its gather);
     `sources`: the device tensors of the leaves; `gathers`: per leaf, how its reader fetches it (None: its own
     shard; "transpose", "row", "col" or "scalar"). A reduction also names its tile dim ("row": along a row, "col", "scalar": both) and its
-    scaler tensor (and, an elementwise op fused into it, its `prologue`: a tree over leaf 0); a matmul whether B is
-    read transposed."""
+    scaler tensor (and, elementwise ops fused into it, its `prologue`: their tree over the sources); a matmul
+    whether B is read transposed."""
 
     kind: str | tuple
     sources: list[SSAValue]
@@ -44,7 +44,7 @@ class GenericPlan:
     reduce_dim: str = ""
     scaler: SSAValue | None = None
     transpose_b: bool = False
-    prologue: tuple | None = None  # a reduction's: the fused ops its one source's tiles go through first (a tree)
+    prologue: tuple | None = None
 
 
 def fills_of(generic: d2m.GenericOp) -> list[d2m.TileFillOp]:
