@@ -467,3 +467,25 @@ def test_tensors_kept_at_their_rank_are_staged_row_major_and_tilized_on_device(s
     collapsed, _ = parse_text(module, text)
     make_pass("ttir-to-ttmetal-pipeline", "").apply(module, collapsed)  # the default: leading dims fold into rows
     assert {len(op.results[0].type.get_shape()) for op in collapsed.walk() if op.name == "ttmetal.create_buffer"} == {4}
+
+
+def test_a_wide_block_matmul_computes_runs_of_as_many_output_tiles_as_dst_holds(monkeypatch):
+    # on one core the output is 2x12 tiles: dst holds 4 f32 accumulators, and 4 divides the row, so each
+    # experimental::matmul_block computes 4 output tiles (ct_dim 4), not one
+    from ttmlir.runtime.metal import kernel_api
+
+    widths = []
+    block = kernel_api.KernelApi.matmul_block
+
+    def recorded(self, *args):
+        widths.append(int(args[6]))  # ct_dim
+        return block(self, *args)
+
+    monkeypatch.setattr(kernel_api.KernelApi, "matmul_block", recorded)
+    a, b, c = "tensor<64x128xbf16>", "tensor<128x384xbf16>", "tensor<64x384xbf16>"
+    text = f'func.func @mm(%a: {a}, %b: {b}) -> {c} {{\n  %0 = "ttir.matmul"(%a, %b) : ({a}, {b}) -> {c}\n  return %0 : {c}\n}}\n'
+    g = torch.Generator().manual_seed(5)
+    x, y = torch.randn(64, 128, generator=g).bfloat16(), torch.randn(128, 384, generator=g).bfloat16()
+    (out,), _ = run_program(compile_ttir(text, "override-device-shape=1,1"), [x, y])
+    assert set(widths) == {4} and len(widths) == 2 * 12 // 4
+    assert torch.allclose(out.float(), x.float() @ y.float(), rtol=2e-2, atol=0.5)

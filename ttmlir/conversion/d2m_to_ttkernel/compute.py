@@ -126,7 +126,7 @@ class ComputeKernels:
             if steps > 1 else None
         transpose = ops.const(int(transpose_b))
         held = self.dst_physical_tiles // 4  # the dst register in 32-bit mode (MATMUL_ACCUMULATOR)
-        run = nb if nb <= held else 1  # output tiles dst holds at once
+        run = max(w for w in range(1, min(nb, held) + 1) if nb % w == 0)  # output tiles of a row dst holds at once
         if self.use_tile_matmul:
             ops.call("mm_init", a, b, out, transpose)
         else:
