@@ -32,10 +32,10 @@ from ttmlir.transforms.ttcore.register_device import device_module_of
 
 
 def _linalg(generic: d2m.GenericOp, reductions: int = 0) -> Operation | None:
-    """The linalg.generic of a generic computing tile ops on the blocks it loads, all-parallel but for `reductions`
-    reduction dims, else None."""
+    """The linalg.generic of a generic computing tile ops on the blocks it loads, all-parallel but for at most
+    `reductions` reduction dims, else None."""
     kinds = [t.data.value for t in generic.attributes["iterator_types"].data]
-    if kinds.count("reduction") != reductions or len(generic.outputs) != 1 or \
+    if kinds.count("reduction") > reductions or len(generic.outputs) != 1 or \
             isinstance(generic.parent_op(), d2m.SpatialOp):
         return None
     linalgs = [op for op in generic.region.block.ops if op.name == "linalg.generic"]
@@ -135,9 +135,7 @@ class D2MGenericFusionPass(ModulePass):
 
     def fuse_into(self, consumer: d2m.GenericOp, dst_limit: int) -> bool:
         """Fuses the first producer of `consumer`'s inputs that can be; whether one was."""
-        linalg_c = _linalg(consumer)
-        if linalg_c is None and self.enable_eltwise_reduction_fusion:
-            linalg_c = _linalg(consumer, reductions=1)
+        linalg_c = _linalg(consumer, reductions=int(self.enable_eltwise_reduction_fusion))
         if linalg_c is None:
             return False
         maps_c = [m.data for m in consumer.attributes["indexing_maps"].data]
@@ -184,7 +182,7 @@ class D2MGenericFusionPass(ModulePass):
             n_p = len(producer.inputs)
             # each leaf spread as its composed map reads it, not as either body did; a reduction's own operands
             # (its scaler: read whole) as its body reads them
-            reduces = any(t.data.value == "reduction" for t in consumer.attributes["iterator_types"].data)
+            reduces = any(t.data.value == "reduction" for t in linalg_c.iterator_types.data)
             args = spread_leaves(body, maps, range(index, index + n_p) if reduces else None)
 
             def clone(ops_of: Block, mapping: dict) -> None:
